@@ -1,0 +1,138 @@
+/**
+ * release: ship a service version in three steps.
+ *
+ *   pickWindow (form) -> confirm (form, boolean) -> deploying (invoked promise) -> released
+ *
+ * Declining or cancelling either question ends in `cancelled` with a clean result that says
+ * nothing was deployed. The deployment itself is the `deploy` actor; tests and real deployments
+ * swap it with `releaseMachine.provide({ actors: { deploy } })`.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { askForm, formContent, type AnswerEvent } from '../../server/engine/index.js';
+import { defineTool } from '../../server/engine/index.js';
+
+export interface ReleaseArgs {
+  service: string;
+  version: string;
+}
+
+interface ReleaseContext extends ReleaseArgs {
+  window: string | null;
+  deploymentId: string | null;
+}
+
+export interface DeployInput {
+  service: string;
+  version: string;
+  window: string;
+}
+
+/** Stands in for a real deployment API: takes a moment and honours cancellation. */
+export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async ({ input, signal }) => {
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, 15);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new Error('deployment aborted'));
+    });
+  });
+  return { deploymentId: `${input.service}@${input.version}#${input.window}` };
+});
+
+export const releaseMachine = setup({
+  types: {} as { context: ReleaseContext; input: ReleaseArgs; events: AnswerEvent },
+  actors: { deploy: simulatedDeploy },
+  guards: {
+    confirmed: ({ event }) => formContent<{ confirm: boolean }>(event).confirm === true,
+  },
+}).createMachine({
+  id: 'release',
+  initial: 'pickWindow',
+  context: ({ input }) => ({ ...input, window: null, deploymentId: null }),
+  // The tool result is the output of whichever final state the flow ends in.
+  output: ({ event }) => event.output,
+  states: {
+    pickWindow: askForm<ReleaseContext>({
+      key: 'window',
+      message: ({ context }) => `When should ${context.service} ${context.version} go out?`,
+      schema: {
+        type: 'object',
+        properties: {
+          window: {
+            type: 'string',
+            title: 'Release window',
+            enum: ['now', 'tonight', 'weekend'],
+          },
+        },
+        required: ['window'],
+      },
+      onAccept: {
+        target: 'confirm',
+        actions: assign({ window: ({ event }) => formContent<{ window: string }>(event).window }),
+      },
+      onDecline: 'cancelled',
+    }),
+    confirm: askForm<ReleaseContext>({
+      key: 'confirm',
+      message: ({ context }) => `Deploy ${context.service} ${context.version} (${context.window})?`,
+      schema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Deploy now' } },
+        required: ['confirm'],
+      },
+      onAccept: [{ guard: 'confirmed', target: 'deploying' }, { target: 'cancelled' }],
+      onDecline: 'cancelled',
+    }),
+    deploying: {
+      invoke: {
+        src: 'deploy',
+        input: ({ context }) => ({ service: context.service, version: context.version, window: context.window! }),
+        onDone: {
+          target: 'released',
+          actions: assign({ deploymentId: ({ event }) => event.output.deploymentId }),
+        },
+        onError: 'failed',
+      },
+    },
+    released: {
+      type: 'final',
+      output: ({ context }) => ({
+        released: true,
+        service: context.service,
+        version: context.version,
+        window: context.window,
+        deploymentId: context.deploymentId,
+      }),
+    },
+    cancelled: {
+      type: 'final',
+      output: ({ context }) => `Release of ${context.service} ${context.version} cancelled: nothing was deployed.`,
+    },
+    failed: {
+      type: 'final',
+      output: ({ context }) => ({
+        content: [{ type: 'text', text: `Deployment of ${context.service} ${context.version} failed.` }],
+        isError: true,
+      }),
+    },
+  },
+});
+
+export const releaseTool = defineTool({
+  name: 'release',
+  title: 'Release a service',
+  description:
+    'Deploy a version of a service: asks for a release window, asks for confirmation, then deploys. Declining at any step deploys nothing.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      service: { type: 'string', minLength: 1, description: 'Service to release' },
+      version: { type: 'string', minLength: 1, description: 'Version to deploy' },
+    },
+    required: ['service', 'version'],
+    additionalProperties: false,
+  },
+  annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  machine: releaseMachine,
+  exampleArguments: { service: 'billing', version: '2.4.0' },
+});

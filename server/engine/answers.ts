@@ -1,0 +1,77 @@
+/**
+ * Turns one `inputResponses` value into the event the asking state handles, or into a reason to
+ * ask again. A value that is not even shaped like a response is the client's protocol error
+ * (spec, MRTR "Error Handling"); content that fails the asked schema is the user's mistake, so
+ * the question is asked again with a short reason.
+ */
+import type { AnyEventObject } from 'xstate';
+import { EngineError } from './engine-error.js';
+import { answerEvent, type Question } from './input-states.js';
+import type { JsonSchemaValidator } from './json-schema-validator.js';
+
+export type AnswerOutcome = { event: AnyEventObject } | { retryReason: string };
+
+const ELICIT_ACTIONS = new Set(['accept', 'decline', 'cancel']);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function malformed(key: string, expected: string): EngineError {
+  return new EngineError('invalid_responses', `inputResponses.${key} is not a valid ${expected}`);
+}
+
+/** Content values the spec allows in an accepted form: string, number, boolean, string[]. */
+function isFormContent(content: unknown): content is Record<string, unknown> {
+  if (!isRecord(content)) return false;
+  return Object.values(content).every(
+    (v) =>
+      typeof v === 'string' ||
+      typeof v === 'number' ||
+      typeof v === 'boolean' ||
+      (Array.isArray(v) && v.every((item) => typeof item === 'string')),
+  );
+}
+
+export function interpretAnswer(
+  question: Question,
+  requestedSchema: object | undefined,
+  response: unknown,
+  validator: JsonSchemaValidator,
+): AnswerOutcome {
+  const { key } = question;
+  switch (question.kind) {
+    case 'form':
+    case 'url': {
+      if (!isRecord(response) || typeof response.action !== 'string' || !ELICIT_ACTIONS.has(response.action)) {
+        throw malformed(key, 'ElicitResult');
+      }
+      const action = response.action as 'accept' | 'decline' | 'cancel';
+      if (action !== 'accept') return { event: { type: answerEvent[action](key) } };
+      if (question.kind === 'url') return { event: { type: answerEvent.accept(key) } };
+      const content = response.content ?? {};
+      if (!isFormContent(content)) throw malformed(key, 'ElicitResult');
+      const problem = requestedSchema ? validator.check(requestedSchema, content) : undefined;
+      if (problem) return { retryReason: `Your last answer was not accepted: ${problem}.` };
+      return { event: { type: answerEvent.accept(key), content } };
+    }
+    case 'sampling': {
+      if (
+        !isRecord(response) ||
+        typeof response.role !== 'string' ||
+        typeof response.model !== 'string' ||
+        response.content === undefined
+      ) {
+        throw malformed(key, 'CreateMessageResult');
+      }
+      return { event: { type: answerEvent.result(key), result: response } };
+    }
+    case 'roots': {
+      const roots = isRecord(response) ? response.roots : undefined;
+      if (!Array.isArray(roots) || !roots.every((r) => isRecord(r) && typeof r.uri === 'string')) {
+        throw malformed(key, 'ListRootsResult');
+      }
+      return { event: { type: answerEvent.result(key), roots } };
+    }
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * What every machine-backed MCP primitive shares: a name, a machine, and how long its sealed
+ * state lives. Tools are the first kind (`defineTool`); prompts and resources reuse the same
+ * engine with their own method bound into the state.
+ */
+import type { AnyStateMachine } from 'xstate';
+
+export interface FlowOptions {
+  /** Seconds a sealed state stays valid; overrides the server default (`BATON_STATE_TTL`). */
+  stateTtlSeconds?: number;
+  /** Milliseconds one round may run (invoked promises included) before it fails. */
+  timeBudgetMs?: number;
+}
+
+export interface FlowDefinition extends FlowOptions {
+  /** The MCP method the flow answers (`tools/call`, `prompts/get`, `resources/read`). */
+  method: string;
+  name: string;
+  /** A plain XState v5 machine; its input is the request's arguments. */
+  machine: AnyStateMachine;
+}

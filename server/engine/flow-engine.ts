@@ -1,0 +1,285 @@
+/**
+ * One round of a machine-backed flow: open the sealed state (if any), rehydrate the actor, feed
+ * the answers in as events, run until settled, and answer either the outcome or the next
+ * questions with a freshly sealed state. Stateless: everything a later round needs is in the
+ * token, so any instance holding the key ring can continue any flow.
+ */
+import { randomBytes as nodeRandomBytes } from 'node:crypto';
+import { createActor, type AnyActor, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { interpretAnswer } from './answers.js';
+import { canonicalJson, shortDigest } from './canonical-digest.js';
+import { EngineError } from './engine-error.js';
+import type { FlowDefinition } from './flow-definition.js';
+import { JsonSchemaValidator } from './json-schema-validator.js';
+import type { KeyRing } from './key-ring.js';
+import { silentLogger, type Logger } from './logger.js';
+import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
+import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
+import { openState, sealState, type StateClaims } from './sealed-state.js';
+import { findUnserializable } from './serializable-context.js';
+import { settle } from './settle.js';
+import { structuralVersion } from './structural-version.js';
+
+export interface FlowEngineOptions {
+  keyRing: KeyRing;
+  /** Milliseconds since the epoch; injected so expiry is tested without sleeping. */
+  clock?: () => number;
+  randomBytes?: (length: number) => Uint8Array;
+  logger?: Logger;
+  /** Default lifetime of a sealed state, in seconds (15 minutes). */
+  stateTtlSeconds?: number;
+  /** Largest `requestState` accepted or issued, in characters (16 KiB). */
+  maxStateLength?: number;
+  /** Default time budget of one round, in milliseconds (30 s). */
+  timeBudgetMs?: number;
+  /** Rounds after which a flow that keeps asking ends with a tool error (50). */
+  maxRounds?: number;
+}
+
+export interface FlowCall {
+  flow: FlowDefinition;
+  arguments: Record<string, unknown>;
+  /** Who is calling, from the auth hook (`anonymous` when there is none). */
+  principal: string;
+  clientCapabilities: ClientCapabilities;
+  inputResponses?: unknown;
+  requestState?: unknown;
+  signal?: AbortSignal;
+}
+
+export type FlowOutcome =
+  | { kind: 'complete'; output: unknown }
+  | { kind: 'failed'; message: string }
+  | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
+  | { kind: 'aborted' };
+
+export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
+export const DEFAULT_MAX_STATE_LENGTH = 16 * 1024;
+export const DEFAULT_TIME_BUDGET_MS = 30_000;
+export const DEFAULT_MAX_ROUNDS = 50;
+
+const INVALID_STATE = 'invalid or expired requestState';
+
+/** What a sealed state is bound to, computed from the request being served. */
+interface Binding {
+  principal: string;
+  target: string;
+  args: string;
+  version: string;
+}
+
+interface Resumed {
+  claims: StateClaims;
+  snapshot: unknown;
+}
+
+export class FlowEngine {
+  readonly #keyRing: KeyRing;
+  readonly #clock: () => number;
+  readonly #randomBytes: (length: number) => Uint8Array;
+  readonly #logger: Logger;
+  readonly #ttl: number;
+  readonly #maxStateLength: number;
+  readonly #budget: number;
+  readonly #maxRounds: number;
+  readonly #validator = new JsonSchemaValidator();
+  readonly #versions = new WeakMap<AnyStateMachine, string>();
+
+  constructor(options: FlowEngineOptions) {
+    this.#keyRing = options.keyRing;
+    this.#clock = options.clock ?? Date.now;
+    this.#randomBytes = options.randomBytes ?? ((n) => new Uint8Array(nodeRandomBytes(n)));
+    this.#logger = options.logger ?? silentLogger;
+    this.#ttl = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
+    this.#maxStateLength = options.maxStateLength ?? DEFAULT_MAX_STATE_LENGTH;
+    this.#budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+    this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  }
+
+  /** The structural version of a machine, computed once. */
+  versionOf(machine: AnyStateMachine): string {
+    let version = this.#versions.get(machine);
+    if (!version) {
+      version = structuralVersion(machine);
+      this.#versions.set(machine, version);
+    }
+    return version;
+  }
+
+  async run(call: FlowCall): Promise<FlowOutcome> {
+    const { flow } = call;
+    if (call.inputResponses !== undefined && !isRecord(call.inputResponses)) {
+      throw new EngineError('invalid_responses', 'inputResponses must be an object keyed by inputRequests keys');
+    }
+    const binding = this.#binding(call);
+    const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding);
+
+    const actor = resumed
+      ? createActor(flow.machine, { snapshot: resumed.snapshot as never, input: call.arguments })
+      : createActor(flow.machine, { input: call.arguments });
+    // XState rethrows an unobserved actor error from a timer, which would take the process down.
+    actor.subscribe({ error: () => {} });
+    try {
+      actor.start();
+      const retryReasons = resumed && call.inputResponses ? this.#deliver(actor, resumed.claims, call.inputResponses) : {};
+      return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons);
+    } finally {
+      actor.stop();
+    }
+  }
+
+  #binding(call: FlowCall): Binding {
+    return {
+      principal: shortDigest(`principal\u0000${call.principal}`),
+      target: `${call.flow.method} ${call.flow.name}`,
+      args: shortDigest(canonicalJson(call.arguments)),
+      version: this.versionOf(call.flow.machine),
+    };
+  }
+
+  /** Opens and checks a presented state; a deploy that changed the machine restarts the flow. */
+  #resume(call: FlowCall, binding: Binding): Resumed | undefined {
+    const opened = openState(call.requestState, this.#keyRing, this.#maxStateLength);
+    const reject = (check: string) => {
+      // The reason is logged for operators and never sent: the client learns only "invalid".
+      this.#logger.warn('request_state_rejected', { check, target: binding.target });
+      return new EngineError('invalid_state', INVALID_STATE);
+    };
+    if (!opened) throw reject('seal');
+    const { claims } = opened;
+    if (Math.floor(this.#clock() / 1000) >= claims.expiresAt) throw reject('expiry');
+    if (claims.principal !== binding.principal) throw reject('principal');
+    if (claims.target !== binding.target) throw reject('target');
+    if (claims.args !== binding.args) throw reject('arguments');
+    if (claims.version !== binding.version) {
+      this.#logger.info('request_state_restarted', { target: binding.target, reason: 'machine changed' });
+      return undefined;
+    }
+    return opened;
+  }
+
+  /**
+   * Feeds answers for the keys asked last round, in the order the questions were asked. Answers
+   * to keys not asked are ignored; a missing answer leaves its question pending (asked again).
+   */
+  #deliver(actor: AnyActor, claims: StateClaims, responses: Record<string, unknown>): Record<string, string> {
+    const asked = new Set(claims.asked);
+    const retryReasons: Record<string, string> = {};
+    for (const { question } of pendingQuestions(actor.getSnapshot())) {
+      if (!asked.has(question.key) || !(question.key in responses)) continue;
+      const current = actor.getSnapshot() as AnyMachineSnapshot;
+      // An earlier answer may have moved the machine past this question (e.g. a decline).
+      if (!pendingQuestions(current).some((p) => p.question.key === question.key)) continue;
+      const schema =
+        question.kind === 'form'
+          ? (toInputRequest(question, current.context).params?.requestedSchema as object)
+          : undefined;
+      const outcome = interpretAnswer(question, schema, responses[question.key], this.#validator);
+      if ('retryReason' in outcome) {
+        retryReasons[question.key] = outcome.retryReason;
+      } else if (current.can(outcome.event)) {
+        actor.send(outcome.event);
+      } else {
+        retryReasons[question.key] = 'Your last answer was not accepted.';
+      }
+    }
+    return retryReasons;
+  }
+
+  async #conclude(
+    actor: AnyActor,
+    call: FlowCall,
+    binding: Binding,
+    round: number,
+    retryReasons: Record<string, string>,
+  ): Promise<FlowOutcome> {
+    const budget = call.flow.timeBudgetMs ?? this.#budget;
+    const settled = await settle(actor, budget, call.signal);
+    switch (settled.kind) {
+      case 'done':
+        return { kind: 'complete', output: settled.output };
+      case 'aborted':
+        return { kind: 'aborted' };
+      case 'timeout':
+        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.` };
+      case 'error': {
+        const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
+        this.#logger.warn('flow_failed', { target: binding.target, message });
+        return { kind: 'failed', message: `${call.flow.name} failed: ${message}` };
+      }
+      case 'stuck':
+        this.#logger.error('flow_stuck', { target: binding.target, state: settled.value });
+        throw new EngineError('internal', 'The tool stopped in a state that neither finishes nor asks for input');
+      case 'waiting':
+        return this.#ask(actor, settled.snapshot, call, binding, round + 1, retryReasons);
+    }
+  }
+
+  #ask(
+    actor: AnyActor,
+    snapshot: AnyMachineSnapshot,
+    call: FlowCall,
+    binding: Binding,
+    round: number,
+    retryReasons: Record<string, string>,
+  ): FlowOutcome {
+    const inputRequests: Record<string, InputRequest> = {};
+    let missing: ClientCapabilities | undefined;
+    for (const { question } of pendingQuestions(snapshot)) {
+      const request = toInputRequest(question, snapshot.context, retryReasons[question.key]);
+      if (!clientSupports(question, request, call.clientCapabilities)) {
+        missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
+      }
+      inputRequests[question.key] = request;
+    }
+    if (missing) {
+      throw new EngineError('missing_capability', 'The tool needs input of a kind this client did not declare', {
+        requiredCapabilities: missing,
+      });
+    }
+    if (round > this.#maxRounds) {
+      return { kind: 'failed', message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.` };
+    }
+    const { output: _output, error: _error, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
+    const problem = findUnserializable(persisted.context);
+    if (problem) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${problem}.` };
+    }
+    const issuedAt = Math.floor(this.#clock() / 1000);
+    const requestState = sealState(
+      {
+        claims: {
+          ...binding,
+          issuedAt,
+          expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
+          id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
+          round,
+          asked: Object.keys(inputRequests),
+        },
+        snapshot: persisted,
+      },
+      { keyRing: this.#keyRing, randomBytes: this.#randomBytes },
+    );
+    if (requestState.length > this.#maxStateLength) {
+      this.#logger.error('state_too_large', { target: binding.target, length: requestState.length });
+      return {
+        kind: 'failed',
+        message: `${call.flow.name} cannot pause: its state is ${requestState.length} characters sealed, over the ${this.#maxStateLength} limit. Keep less in the machine's context.`,
+      };
+    }
+    return { kind: 'input_required', inputRequests, requestState };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {
+  const merged: ClientCapabilities = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    merged[key] = isRecord(merged[key]) && isRecord(value) ? { ...merged[key], ...value } : value;
+  }
+  return merged;
+}

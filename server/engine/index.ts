@@ -1,0 +1,41 @@
+/** The engine's public API: authoring helpers, the flow engine and its parts. No Koa, no JSON-RPC. */
+export {
+  askForm,
+  askRoots,
+  askSampling,
+  askUrl,
+  answerEvent,
+  formContent,
+  INPUT_TAG,
+  INPUT_META,
+  type AnswerEvent,
+  type FormAcceptEvent,
+  type DeclineEvent,
+  type CancelEvent,
+  type SamplingResultEvent,
+  type RootsResultEvent,
+  type Question,
+  type QuestionKind,
+  type FormSchema,
+} from './input-states.js';
+export { defineTool, type ToolDefinition, type ToolSpec, type ToolAnnotations } from './tool-definition.js';
+export type { FlowDefinition, FlowOptions } from './flow-definition.js';
+export { ToolRegistry } from './tool-registry.js';
+export {
+  FlowEngine,
+  DEFAULT_MAX_ROUNDS,
+  DEFAULT_MAX_STATE_LENGTH,
+  DEFAULT_STATE_TTL_SECONDS,
+  DEFAULT_TIME_BUDGET_MS,
+  type FlowCall,
+  type FlowEngineOptions,
+  type FlowOutcome,
+} from './flow-engine.js';
+export { EngineError, type EngineErrorReason } from './engine-error.js';
+export { ConfigurationError } from './configuration-error.js';
+export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './key-ring.js';
+export { openState, sealState, type StateClaims, type SealedContent } from './sealed-state.js';
+export { structuralVersion } from './structural-version.js';
+export { toToolResult, toolError } from './tool-result.js';
+export { stderrLogger, silentLogger, type Logger } from './logger.js';
+export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';

@@ -1,0 +1,157 @@
+/**
+ * The authoring helpers that mark a state node as waiting for client input.
+ *
+ * An input state carries its question in `meta['baton.input']` and the `baton.input` tag, and
+ * handles the answer events the engine builds from the client's `inputResponses`. The client never
+ * names an event: the engine maps each answer to `answer.<key>.<outcome>` of the state that asked.
+ */
+import type { AnyEventObject } from 'xstate';
+
+export const INPUT_TAG = 'baton.input';
+export const INPUT_META = 'baton.input';
+
+/** What a question may depend on: the machine's context at the moment it is asked. */
+export interface QuestionArgs<TContext> {
+  context: TContext;
+}
+export type Computed<T, TContext> = T | ((args: QuestionArgs<TContext>) => T);
+
+/** The flat object schema the spec allows for form elicitation (`requestedSchema`). */
+export interface FormSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+  [extra: string]: unknown;
+}
+
+export interface FormQuestion<TContext = any> {
+  kind: 'form';
+  key: string;
+  message: Computed<string, TContext>;
+  schema: Computed<FormSchema, TContext>;
+}
+export interface UrlQuestion<TContext = any> {
+  kind: 'url';
+  key: string;
+  message: Computed<string, TContext>;
+  url: Computed<string, TContext>;
+}
+export interface SamplingQuestion<TContext = any> {
+  kind: 'sampling';
+  key: string;
+  request: Computed<Record<string, unknown>, TContext>;
+}
+export interface RootsQuestion {
+  kind: 'roots';
+  key: string;
+}
+export type Question<TContext = any> =
+  | FormQuestion<TContext>
+  | UrlQuestion<TContext>
+  | SamplingQuestion<TContext>
+  | RootsQuestion;
+export type QuestionKind = Question['kind'];
+
+/** Event names the engine sends for an answer to `key`. Stable, so diagrams can label them. */
+export const answerEvent = {
+  accept: (key: string) => `answer.${key}.accept`,
+  decline: (key: string) => `answer.${key}.decline`,
+  cancel: (key: string) => `answer.${key}.cancel`,
+  result: (key: string) => `answer.${key}.result`,
+} as const;
+
+/** Events a machine receives from answers. `content` is already validated against the schema. */
+export interface FormAcceptEvent<TContent = Record<string, unknown>> {
+  type: `answer.${string}.accept`;
+  content: TContent;
+}
+export interface DeclineEvent {
+  type: `answer.${string}.decline`;
+}
+export interface CancelEvent {
+  type: `answer.${string}.cancel`;
+}
+export interface SamplingResultEvent {
+  type: `answer.${string}.result`;
+  result: { role: string; content: unknown; model: string; stopReason?: string };
+}
+export interface RootsResultEvent {
+  type: `answer.${string}.result`;
+  roots: Array<{ uri: string; name?: string }>;
+}
+export type AnswerEvent =
+  | FormAcceptEvent
+  | DeclineEvent
+  | CancelEvent
+  | SamplingResultEvent
+  | RootsResultEvent;
+
+/** A transition target as XState accepts it (a target string or a transition config). */
+type Transition = string | Record<string, unknown> | Array<Record<string, unknown>>;
+
+interface Handlers {
+  /** Where an answer that the user declined goes. Required: declining is an ordinary outcome. */
+  onDecline: Transition;
+  /** Where a cancelled answer goes; defaults to `onDecline`. */
+  onCancel?: Transition;
+}
+
+function stateNodeFor(question: Question, on: Record<string, Transition>) {
+  // Typed loosely on purpose: the fragment is spread into a machine config whose own typing
+  // (setup({ types })) decides the event union; XState validates the shape at runtime.
+  return {
+    tags: [INPUT_TAG],
+    meta: { [INPUT_META]: question },
+    on,
+  } as any;
+}
+
+function declineAndCancel(key: string, handlers: Handlers) {
+  return {
+    [answerEvent.decline(key)]: handlers.onDecline,
+    [answerEvent.cancel(key)]: handlers.onCancel ?? handlers.onDecline,
+  };
+}
+
+/** Ask the user to fill a form (form-mode elicitation). Never for secrets: use `askUrl`. */
+export function askForm<TContext = any>(
+  spec: Omit<FormQuestion<TContext>, 'kind'> & Handlers & { onAccept: Transition },
+) {
+  const { key, message, schema, onAccept } = spec;
+  return stateNodeFor(
+    { kind: 'form', key, message, schema },
+    { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) },
+  );
+}
+
+/**
+ * Send the user to a URL (URL-mode elicitation). `accept` only means the user agreed to open it:
+ * the machine must check on the retry whether what the page does has happened (spec, elicitation).
+ */
+export function askUrl<TContext = any>(
+  spec: Omit<UrlQuestion<TContext>, 'kind'> & Handlers & { onAccept: Transition },
+) {
+  const { key, message, url, onAccept } = spec;
+  return stateNodeFor(
+    { kind: 'url', key, message, url },
+    { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) },
+  );
+}
+
+/** Ask the client's model for a completion (sampling; deprecated in 2026-07-28, still served). */
+export function askSampling<TContext = any>(
+  spec: Omit<SamplingQuestion<TContext>, 'kind'> & { onResult: Transition },
+) {
+  const { key, request, onResult } = spec;
+  return stateNodeFor({ kind: 'sampling', key, request }, { [answerEvent.result(key)]: onResult });
+}
+
+/** Ask the client for its roots (deprecated in 2026-07-28, still served). */
+export function askRoots(spec: { key: string; onResult: Transition }) {
+  return stateNodeFor({ kind: 'roots', key: spec.key }, { [answerEvent.result(spec.key)]: spec.onResult });
+}
+
+/** Narrow an answer event to its form content, typed by the caller. */
+export function formContent<T = Record<string, unknown>>(event: AnyEventObject): T {
+  return (event as unknown as FormAcceptEvent<T>).content;
+}

@@ -1,0 +1,97 @@
+/**
+ * Turns a settled snapshot into the questions it is waiting on, and those into the wire's
+ * `inputRequests` entries (MRTR). Also says which client capability each question needs, so the
+ * caller can refuse with -32021 before anything is sent (spec: basic, "Client capabilities").
+ */
+import type { AnyMachineSnapshot } from 'xstate';
+import { INPUT_META, type Question } from './input-states.js';
+import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
+
+export interface PendingQuestion {
+  /** The state node that asked, for logs and diagrams. */
+  stateId: string;
+  question: Question;
+}
+
+/** Every active state node that carries a question, in document order (stable keys, stable order). */
+export function pendingQuestions(snapshot: AnyMachineSnapshot): PendingQuestion[] {
+  const meta = snapshot.getMeta() as Record<string, Record<string, unknown> | undefined>;
+  const pending: PendingQuestion[] = [];
+  for (const [stateId, stateMeta] of Object.entries(meta)) {
+    const question = stateMeta?.[INPUT_META] as Question | undefined;
+    if (question) pending.push({ stateId, question });
+  }
+  return pending;
+}
+
+function resolve<T>(value: T | ((args: { context: unknown }) => T), context: unknown): T {
+  return typeof value === 'function' ? (value as (args: { context: unknown }) => T)({ context }) : value;
+}
+
+/** The exact wire request for one question; `retryReason` prefixes the message of a re-ask. */
+export function toInputRequest(question: Question, context: unknown, retryReason?: string): InputRequest {
+  const withReason = (message: string) => (retryReason ? `${retryReason} ${message}` : message);
+  switch (question.kind) {
+    case 'form':
+      return {
+        method: 'elicitation/create',
+        params: {
+          mode: 'form',
+          message: withReason(resolve(question.message, context)),
+          requestedSchema: resolve(question.schema, context),
+        },
+      };
+    case 'url':
+      return {
+        method: 'elicitation/create',
+        params: {
+          mode: 'url',
+          message: withReason(resolve(question.message, context)),
+          url: resolve(question.url, context),
+        },
+      };
+    case 'sampling':
+      return { method: 'sampling/createMessage', params: resolve(question.request, context) };
+    case 'roots':
+      return { method: 'roots/list', params: {} };
+  }
+}
+
+/** The capability a question needs, as the `requiredCapabilities` object of a -32021 error. */
+export function requiredCapability(question: Question, request: InputRequest): ClientCapabilities {
+  switch (question.kind) {
+    case 'form':
+      return { elicitation: { form: {} } };
+    case 'url':
+      return { elicitation: { url: {} } };
+    case 'sampling':
+      return 'tools' in (request.params ?? {}) ? { sampling: { tools: {} } } : { sampling: {} };
+    case 'roots':
+      return { roots: {} };
+  }
+}
+
+/**
+ * Whether the client declared what a question needs. `elicitation: {}` means form only
+ * (spec, client/elicitation "Capabilities"); URL mode needs `elicitation.url`.
+ */
+export function clientSupports(question: Question, request: InputRequest, caps: ClientCapabilities): boolean {
+  switch (question.kind) {
+    case 'form': {
+      const elicitation = caps.elicitation;
+      if (!isObject(elicitation)) return false;
+      return Object.keys(elicitation).length === 0 || 'form' in elicitation;
+    }
+    case 'url':
+      return isObject(caps.elicitation) && isObject(caps.elicitation.url);
+    case 'sampling':
+      if (!isObject(caps.sampling)) return false;
+      return 'tools' in (request.params ?? {}) ? isObject(caps.sampling.tools) : true;
+    case 'roots':
+      return isObject(caps.roots);
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

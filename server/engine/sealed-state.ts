@@ -1,0 +1,124 @@
+/**
+ * The `requestState` token: a persisted XState snapshot plus the claims that bind it, serialised
+ * with superjson, compressed (deflate-raw) and sealed with `nacl.secretbox` (XSalsa20-Poly1305,
+ * random 24-byte nonce). The client can neither read nor change it (spec, MRTR "Security").
+ *
+ * Token format (docs/architecture.md): `b1.<kid>.<base64url(nonce ‖ box)>`, where the box holds one
+ * flag byte (0 plain, 1 deflate-raw) and the superjson text of `[claims, snapshot]`.
+ */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import superjson from 'superjson';
+import nacl from 'tweetnacl';
+import type { KeyRing } from './key-ring.js';
+
+const PREFIX = 'b1';
+const FLAG_PLAIN = 0;
+const FLAG_DEFLATE = 1;
+/** Below this many bytes compression rarely pays for its header. */
+const COMPRESS_FROM = 96;
+
+/** What a sealed state is bound to; every field is checked when it is opened. */
+export interface StateClaims {
+  /** Digest of the principal the state was issued to. */
+  principal: string;
+  /** Method and name, e.g. `tools/call deploy`. */
+  target: string;
+  /** Digest of the canonical arguments. */
+  args: string;
+  /** The machine's structural version when it was sealed. */
+  version: string;
+  /** Issue time and expiry, in seconds since the epoch. */
+  issuedAt: number;
+  expiresAt: number;
+  /** Unique id of this state (the single-use guard keys on it). */
+  id: string;
+  /** How many rounds this flow has had, and the keys asked in the last one. */
+  round: number;
+  asked: string[];
+}
+
+export interface SealedContent {
+  claims: StateClaims;
+  snapshot: unknown;
+}
+
+export interface SealOptions {
+  keyRing: KeyRing;
+  randomBytes: (length: number) => Uint8Array;
+}
+
+type ClaimsTuple = [string, string, string, string, number, number, string, number, string[]];
+
+function toTuple(c: StateClaims): ClaimsTuple {
+  return [c.principal, c.target, c.args, c.version, c.issuedAt, c.expiresAt, c.id, c.round, c.asked];
+}
+
+function fromTuple(t: unknown): StateClaims | undefined {
+  if (!Array.isArray(t) || t.length !== 9) return undefined;
+  const [principal, target, args, version, issuedAt, expiresAt, id, round, asked] = t as unknown[];
+  const strings = [principal, target, args, version, id].every((v) => typeof v === 'string');
+  const numbers = [issuedAt, expiresAt, round].every((v) => Number.isSafeInteger(v));
+  const keys = Array.isArray(asked) && asked.every((k) => typeof k === 'string');
+  if (!strings || !numbers || !keys) return undefined;
+  return { principal, target, args, version, issuedAt, expiresAt, id, round, asked } as StateClaims;
+}
+
+export function sealState(content: SealedContent, options: SealOptions): string {
+  const text = Buffer.from(superjson.stringify([toTuple(content.claims), content.snapshot]));
+  let flag = FLAG_PLAIN;
+  let body: Uint8Array = text;
+  if (text.length >= COMPRESS_FROM) {
+    const deflated = deflateRawSync(text);
+    if (deflated.length < text.length) {
+      flag = FLAG_DEFLATE;
+      body = deflated;
+    }
+  }
+  const plain = new Uint8Array(body.length + 1);
+  plain[0] = flag;
+  plain.set(body, 1);
+  const nonce = options.randomBytes(nacl.secretbox.nonceLength);
+  const key = options.keyRing.current;
+  const box = nacl.secretbox(plain, nonce, key.secret);
+  const sealed = Buffer.concat([nonce, box]).toString('base64url');
+  return `${PREFIX}.${key.id}.${sealed}`;
+}
+
+/**
+ * Opens a token, or returns undefined for anything that is not an intact state sealed by one of
+ * our keys. It never says why: the caller answers every failure with the same opaque error.
+ */
+export function openState(token: unknown, keyRing: KeyRing, maxLength: number): SealedContent | undefined {
+  if (typeof token !== 'string' || token.length > maxLength) return undefined;
+  const [prefix, kid, sealed, extra] = token.split('.');
+  if (prefix !== PREFIX || kid === undefined || sealed === undefined || extra !== undefined) return undefined;
+  const key = keyRing.find(kid);
+  if (!key || !/^[A-Za-z0-9_-]+$/.test(sealed)) return undefined;
+  const bytes = Buffer.from(sealed, 'base64url');
+  const minimum = nacl.secretbox.nonceLength + nacl.secretbox.overheadLength + 1;
+  if (bytes.length < minimum) return undefined;
+  const plain = nacl.secretbox.open(
+    bytes.subarray(nacl.secretbox.nonceLength),
+    bytes.subarray(0, nacl.secretbox.nonceLength),
+    key.secret,
+  );
+  if (!plain) return undefined;
+  try {
+    const body = plain.subarray(1);
+    // The box is authentic, so the size bound only guards against our own bugs; keep it anyway.
+    const text =
+      plain[0] === FLAG_DEFLATE
+        ? inflateRawSync(body, { maxOutputLength: maxLength * 64 }).toString()
+        : plain[0] === FLAG_PLAIN
+          ? Buffer.from(body).toString()
+          : undefined;
+    if (text === undefined) return undefined;
+    const parsed = superjson.parse<unknown>(text);
+    if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
+    const claims = fromTuple(parsed[0]);
+    if (!claims) return undefined;
+    return { claims, snapshot: parsed[1] };
+  } catch {
+    return undefined;
+  }
+}

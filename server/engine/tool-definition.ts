@@ -1,0 +1,40 @@
+/**
+ * `defineTool`: a plain XState v5 machine plus the name, description and schemas MCP clients see.
+ * The machine's input is the call's `arguments` (already validated against `inputSchema`); its
+ * output becomes the tool result (see tool-result.ts).
+ */
+import type { AnyStateMachine } from 'xstate';
+import type { FlowDefinition, FlowOptions } from './flow-definition.js';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> extends FlowOptions {
+  /** 1-128 characters of A-Z a-z 0-9 _ - . (spec, server/tools "Tool names"). */
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema (2020-12) with `type: "object"` at the root. */
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  machine: TMachine;
+  /** Example arguments: used for start-up checks and documentation. */
+  exampleArguments?: Record<string, unknown>;
+}
+
+export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>
+  extends ToolSpec<TMachine>,
+    FlowDefinition {
+  method: 'tools/call';
+  machine: TMachine;
+}
+
+export function defineTool<TMachine extends AnyStateMachine>(spec: ToolSpec<TMachine>): ToolDefinition<TMachine> {
+  return Object.freeze({ ...spec, method: 'tools/call' as const });
+}
