@@ -1,0 +1,113 @@
+/**
+ * connect-payments: link a payment provider account, whose secret key must never pass through
+ * the chat. The spec forbids asking for secrets with a form, so the tool sends the user to a page
+ * (URL-mode elicitation) where the key goes straight into the vault.
+ *
+ *   linkAccount (URL) -> checking (invoked lookup) -> connected
+ *                               \-> linkAccount again ("not received yet")
+ *
+ * An `accept` only means the user agreed to open the page (spec, elicitation "URL mode"); the
+ * retry checks the vault and finishes when the key is there, or asks again. Declining ends in
+ * `cancelled`. The connection id is random and lives in the sealed state, so only this flow can
+ * find its key.
+ */
+import { randomUUID } from 'node:crypto';
+import { assign, fromPromise, setup } from 'xstate';
+import { askUrl, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+import type { SecretVault } from './secret-vault.js';
+
+export interface ConnectPaymentsArgs {
+  provider: string;
+}
+
+interface ConnectContext extends ConnectPaymentsArgs {
+  connectionId: string;
+  pageUrl: string;
+  attempts: number;
+  last4: string | null;
+}
+
+export interface ConnectPaymentsDeps {
+  vault: SecretVault;
+  /** The page where the user enters the key, for a connection id. */
+  pageUrl: (connectionId: string) => string;
+}
+
+export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
+  return setup({
+    types: {} as { context: ConnectContext; input: ConnectPaymentsArgs; events: AnswerEvent },
+    actors: {
+      lookupSecret: fromPromise<{ last4: string } | undefined, { connectionId: string }>(({ input }) =>
+        deps.vault.lookup(input.connectionId),
+      ),
+    },
+  }).createMachine({
+    id: 'connectPayments',
+    initial: 'linkAccount',
+    context: ({ input }) => {
+      const connectionId = randomUUID();
+      return { ...input, connectionId, pageUrl: deps.pageUrl(connectionId), attempts: 0, last4: null };
+    },
+    output: ({ event }) => event.output,
+    states: {
+      linkAccount: askUrl<ConnectContext>({
+        key: 'link',
+        message: ({ context }) =>
+          context.attempts === 0
+            ? `Open this page to enter your ${context.provider} secret key. It goes straight to the vault and never passes through this chat.`
+            : `The ${context.provider} key has not arrived yet. Open the page, submit the key, then continue.`,
+        url: ({ context }) => context.pageUrl,
+        onAccept: { target: 'checking', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
+        onDecline: 'cancelled',
+      }),
+      checking: {
+        invoke: {
+          src: 'lookupSecret',
+          input: ({ context }) => ({ connectionId: context.connectionId }),
+          onDone: [
+            {
+              guard: ({ event }) => event.output !== undefined,
+              target: 'connected',
+              actions: assign({ last4: ({ event }) => event.output!.last4 }),
+            },
+            { target: 'linkAccount' },
+          ],
+          onError: 'failed',
+        },
+      },
+      connected: {
+        type: 'final',
+        output: ({ context }) => `Connected your ${context.provider} account (key ending in ${context.last4}).`,
+      },
+      cancelled: {
+        type: 'final',
+        output: ({ context }) => `Connecting ${context.provider} cancelled: no key was stored.`,
+      },
+      failed: {
+        type: 'final',
+        output: ({ context }) => ({
+          content: [{ type: 'text', text: `Could not check the vault for your ${context.provider} key.` }],
+          isError: true,
+        }),
+      },
+    },
+  });
+}
+
+export function createConnectPaymentsTool(deps: ConnectPaymentsDeps) {
+  return defineTool({
+    name: 'connect-payments',
+    title: 'Connect a payment provider',
+    description:
+      "Link a payment provider account. The secret key is entered on a secure page (URL elicitation), never in the chat; the tool finishes once the key is in the vault.",
+    inputSchema: {
+      type: 'object',
+      properties: { provider: { type: 'string', enum: ['stripe', 'adyen', 'mollie'], description: 'Provider' } },
+      required: ['provider'],
+      additionalProperties: false,
+    },
+    annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    machine: createConnectPaymentsMachine(deps),
+    exampleArguments: { provider: 'stripe' },
+  });
+}

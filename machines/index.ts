@@ -1,0 +1,29 @@
+/**
+ * The tools this server serves by default: the examples, each one machine in its own file.
+ * Add a tool by writing its machine under machines/ and listing it here; no server code changes.
+ */
+import type { ToolDefinition } from '../server/engine/index.js';
+import { createConnectPaymentsTool } from './examples/connect-payments.js';
+import { provisionDatabaseTool } from './examples/provision-database.js';
+import { releaseTool } from './examples/release.js';
+import type { SecretVault } from './examples/secret-vault.js';
+
+export interface ExampleToolOptions {
+  /** Where the vault page is reachable by users, e.g. `http://127.0.0.1:3000`. */
+  publicUrl: string;
+  vault: SecretVault;
+}
+
+export function exampleTools(options: ExampleToolOptions): ToolDefinition[] {
+  return [
+    releaseTool,
+    provisionDatabaseTool,
+    createConnectPaymentsTool({
+      vault: options.vault,
+      pageUrl: (connectionId) => `${options.publicUrl}/vault/${connectionId}`,
+    }),
+  ];
+}
+
+export { createMemoryVault, type SecretVault } from './examples/secret-vault.js';
+export { vaultPageRouter } from './examples/vault-page.js';

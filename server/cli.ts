@@ -1,0 +1,67 @@
+/**
+ * The `baton` command line: `serve` (the HTTP server with the example tools) and `keygen`
+ * (a fresh key for BATON_KEYS). Logs go to stderr; stdout carries only what a command prints.
+ */
+import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
+import { createServer } from './create-server.js';
+import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
+import { createMemoryVault, exampleTools, vaultPageRouter } from '../machines/index.js';
+
+const USAGE = `Usage: baton <command>
+
+Commands:
+  serve     Serve the example tools over HTTP (PORT, HOST, BATON_KEYS, BATON_STATE_TTL, BATON_PUBLIC_URL)
+  keygen    Print a new key entry for BATON_KEYS ("kid:base64key")
+`;
+
+async function serve(): Promise<void> {
+  const config = configFromEnvironment();
+  if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+  const vault = createMemoryVault();
+  const baton = createServer({
+    tools: exampleTools({ publicUrl: config.publicUrl, vault }),
+    keyRing: config.keyRing,
+    host: config.host,
+    routers: [vaultPageRouter(vault)],
+    ...(config.stateTtlSeconds ? { stateTtlSeconds: config.stateTtlSeconds } : {}),
+  });
+  const { server, url } = await baton.listen(config.port, config.host);
+  stderrLogger.info('listening', { url, instance: baton.instanceId, tools: baton.registry.list().map((t) => t.name) });
+  const stop = () => server.close(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      await serve();
+      return -1;
+    case 'keygen':
+      process.stdout.write(`${generateKeyEntry(rest[0])}\n`);
+      return 0;
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigurationError) {
+      process.stderr.write(`baton: ${error.message}\n`);
+      process.exit(78);
+    }
+    process.stderr.write(`baton: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.exit(1);
+  },
+);

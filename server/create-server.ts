@@ -1,0 +1,96 @@
+/**
+ * The composition root: one call builds a Baton server from tools and options. Every dependency
+ * (key ring, clock, randomness, logger, auth) is injected with a default; there are no module
+ * singletons, so tests run several independent servers in one process.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import {
+  FlowEngine,
+  stderrLogger,
+  ToolRegistry,
+  type FlowEngineOptions,
+  type KeyRing,
+  type Logger,
+  type ToolDefinition,
+} from './engine/index.js';
+import { createHttpApp, isLoopbackHost, LOOPBACK_HOSTS, type Authenticate, type OriginPolicy } from './http/index.js';
+import { createMcpDispatcher, type McpDispatcher, type ServerInfo } from './protocol/index.js';
+import { BATON_VERSION } from './version.js';
+
+export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
+  tools: ToolDefinition[];
+  keyRing: KeyRing;
+  logger?: Logger;
+  serverInfo?: ServerInfo;
+  instructions?: string;
+  /** The interface the server listens on; loopback turns on the Host allow-list. */
+  host?: string;
+  path?: string;
+  authenticate?: Authenticate;
+  originPolicy?: OriginPolicy;
+  maxBodyBytes?: number;
+  /** Names this instance in the `Baton-Instance` header (default `hostname:pid`). */
+  instanceId?: string;
+  pageSize?: number;
+  routers?: Router[];
+}
+
+export interface BatonServer {
+  app: Koa;
+  dispatcher: McpDispatcher;
+  engine: FlowEngine;
+  registry: ToolRegistry;
+  instanceId: string;
+  /** Starts listening; resolves with the bound address and the endpoint URL. */
+  listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
+}
+
+export function createServer(options: BatonOptions): BatonServer {
+  const logger = options.logger ?? stderrLogger;
+  const registry = new ToolRegistry(options.tools);
+  const engine = new FlowEngine({ ...options, logger });
+  const dispatcher = createMcpDispatcher({
+    serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
+    tools: registry,
+    engine,
+    logger,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+  });
+  const host = options.host ?? '127.0.0.1';
+  const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
+  const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
+  const path = options.path ?? '/mcp';
+  const app = createHttpApp({
+    dispatcher,
+    logger,
+    path,
+    originPolicy,
+    instanceId,
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.routers ? { routers: options.routers } : {}),
+  });
+  return {
+    app,
+    dispatcher,
+    engine,
+    registry,
+    instanceId,
+    listen(port, listenHost = host) {
+      return new Promise((resolve, reject) => {
+        const server = app.listen(port, listenHost);
+        server.once('error', reject);
+        server.once('listening', () => {
+          const address = server.address() as AddressInfo;
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+          resolve({ server, url: `http://${shownHost}:${address.port}${path}` });
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The Koa application: the MCP endpoint (POST only), a health check, DNS-rebinding protection,
+ * and an instance header so operators can see which instance served a request.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import type { Logger } from '../engine/index.js';
+import { ANONYMOUS, type McpDispatcher } from '../protocol/index.js';
+import type { Authenticate } from './authenticate.js';
+import { mcpEndpoint } from './mcp-endpoint.js';
+import { originGuard, type OriginPolicy } from './origin-guard.js';
+
+export interface HttpAppOptions {
+  dispatcher: McpDispatcher;
+  logger: Logger;
+  /** Path of the MCP endpoint (`/mcp`). */
+  path?: string;
+  authenticate?: Authenticate;
+  originPolicy?: OriginPolicy;
+  /** Largest request body accepted, in bytes (1 MiB: room for a full-size requestState). */
+  maxBodyBytes?: number;
+  /** Sent as `Baton-Instance` on every response. */
+  instanceId: string;
+  /** Extra routes (docs pages, example pages) mounted beside the endpoint. */
+  routers?: Router[];
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export function createHttpApp(options: HttpAppOptions): Koa {
+  const app = new Koa();
+  const path = options.path ?? '/mcp';
+  const router = new Router();
+
+  router.post(
+    path,
+    mcpEndpoint({
+      dispatcher: options.dispatcher,
+      authenticate: options.authenticate ?? (async () => ANONYMOUS),
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    }),
+  );
+  // No standalone SSE stream and no sessions in 2026-07-28 (spec: GET and DELETE answer 405).
+  router.all(path, (ctx) => {
+    ctx.set('Allow', 'POST');
+    ctx.status = 405;
+    ctx.type = 'application/json';
+    ctx.body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Method Not Allowed: use POST' } });
+  });
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok', instance: options.instanceId };
+  });
+
+  app.on('error', (error: Error & { code?: string }) => {
+    // A client that hangs up mid-response is ordinary; anything else is worth a log line.
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    options.logger.error('http_error', { error: error.message });
+  });
+  app.use(async (ctx, next) => {
+    ctx.set('Baton-Instance', options.instanceId);
+    await next();
+  });
+  app.use(originGuard(options.originPolicy ?? {}));
+  app.use(router.routes());
+  for (const extra of options.routers ?? []) app.use(extra.routes());
+  return app;
+}

@@ -1,0 +1,74 @@
+/**
+ * POST /mcp: one JSON-RPC message in, one response out (JSON, or SSE once the request streams).
+ * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
+ */
+import type { Middleware } from 'koa';
+import {
+  ErrorCode,
+  errorResponse,
+  parseJson,
+  ProtocolError,
+  type McpDispatcher,
+} from '../protocol/index.js';
+import { AuthenticationError, type Authenticate } from './authenticate.js';
+import { BodyTooLargeError, readBody } from './read-body.js';
+import { ResponseChannel } from './response-channel.js';
+import { standardHeaderCheck } from './standard-headers.js';
+
+export interface McpEndpointOptions {
+  dispatcher: McpDispatcher;
+  authenticate: Authenticate;
+  maxBodyBytes: number;
+}
+
+export function mcpEndpoint(options: McpEndpointOptions): Middleware {
+  return async (ctx) => {
+    const channel = new ResponseChannel(ctx);
+    const controller = new AbortController();
+    ctx.res.on('close', () => {
+      if (!ctx.res.writableFinished) controller.abort();
+    });
+
+    let principal;
+    try {
+      principal = await options.authenticate(ctx);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      ctx.set('WWW-Authenticate', error.challenge);
+      channel.finish(401, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
+      return;
+    }
+
+    let message: unknown;
+    try {
+      message = parseJson(await readBody(ctx.req, options.maxBodyBytes));
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
+        return;
+      }
+      if (error instanceof ProtocolError) {
+        channel.finish(error.httpStatus, errorResponse(undefined, error));
+        return;
+      }
+      throw error;
+    }
+
+    const outcome = await options.dispatcher.dispatch(message, {
+      principal,
+      signal: controller.signal,
+      checkTransport: standardHeaderCheck(ctx.req.headers),
+    });
+    switch (outcome.type) {
+      case 'notification':
+        // No client notifications exist on HTTP in 2026-07-28; accept and ignore (spec: 202).
+        ctx.status = 202;
+        return;
+      case 'cancelled':
+        channel.abandon();
+        return;
+      case 'response':
+        channel.finish(outcome.httpStatus, outcome.response);
+    }
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * DNS-rebinding protection (spec, transports/streamable-http "Security"): a request whose Origin
+ * is present and not allowed gets 403; when the server is bound to loopback, the Host header must
+ * name a loopback host too, so a rebound hostname never reaches a local server.
+ */
+import type { Middleware } from 'koa';
+
+export interface OriginPolicy {
+  /** Origins allowed besides the server's own host, e.g. `https://app.example.com`. */
+  allowedOrigins?: string[];
+  /** Host names (no port) a request may address; empty means any. */
+  allowedHosts?: string[];
+}
+
+export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host) || host.startsWith('127.');
+}
+
+function hostnameOf(hostHeader: string): string {
+  // Host is `name[:port]`, or `[v6]:port`.
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
+  return hostHeader.split(':')[0]!.toLowerCase();
+}
+
+function forbidden(message: string) {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message } });
+}
+
+export function originGuard(policy: OriginPolicy): Middleware {
+  const allowedHosts = new Set((policy.allowedHosts ?? []).map((h) => h.toLowerCase()));
+  const allowedOrigins = new Set(policy.allowedOrigins ?? []);
+  return async (ctx, next) => {
+    const host = hostnameOf(ctx.get('host'));
+    if (allowedHosts.size > 0 && !allowedHosts.has(host)) {
+      ctx.status = 403;
+      ctx.type = 'application/json';
+      ctx.body = forbidden('Forbidden: this server does not answer for that Host');
+      return;
+    }
+    const origin = ctx.get('origin');
+    if (origin && !allowedOrigins.has(origin)) {
+      let originHost: string | undefined;
+      try {
+        originHost = new URL(origin).host.toLowerCase();
+      } catch {
+        originHost = undefined;
+      }
+      const sameHost = originHost !== undefined && originHost === ctx.get('host').toLowerCase();
+      const hostAllowed = allowedHosts.size === 0 || allowedHosts.has(hostnameOf(originHost ?? ''));
+      if (!sameHost || !hostAllowed) {
+        ctx.status = 403;
+        ctx.type = 'application/json';
+        ctx.body = forbidden('Forbidden: Origin not allowed');
+        return;
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Reads the raw request body with a size limit. We parse JSON ourselves: a body parser would hide
+ * the parse error that must become -32700, and would buffer without a bound we control.
+ */
+import type { IncomingMessage } from 'node:http';
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`Request body exceeds the ${limit}-byte limit`);
+  }
+}
+
+export async function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw new BodyTooLargeError(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

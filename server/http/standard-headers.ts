@@ -1,0 +1,57 @@
+/**
+ * The standard request headers of Streamable HTTP (spec, transports/streamable-http "Server
+ * Validation"): MCP-Protocol-Version, Mcp-Method and, for tools/call, prompts/get and
+ * resources/read, Mcp-Name. Each must be present and equal the body; values are case-sensitive,
+ * and a `=?base64?…?=` value is decoded before comparing. Any failure is -32020 with HTTP 400.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { headerMismatch, type JsonRpcRequest, type RequestMeta } from '../protocol/index.js';
+
+const NAME_SOURCE: Record<string, 'name' | 'uri'> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes the Base64 sentinel form; plain values pass through. Undefined means invalid. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith('=?base64?')) return value;
+  const match = SENTINEL.exec(value);
+  if (!match || match[1]!.length % 4 !== 0) return undefined;
+  try {
+    return utf8.decode(Buffer.from(match[1]!, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
+function single(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+export function standardHeaderCheck(headers: IncomingHttpHeaders) {
+  return (request: JsonRpcRequest, meta: RequestMeta): void => {
+    const version = single(headers, 'mcp-protocol-version');
+    if (version === undefined) throw headerMismatch('Header mismatch: MCP-Protocol-Version header is required');
+    if (version !== meta.protocolVersion) {
+      throw headerMismatch('Header mismatch: MCP-Protocol-Version does not match _meta protocolVersion');
+    }
+    const method = single(headers, 'mcp-method');
+    if (method === undefined) throw headerMismatch('Header mismatch: Mcp-Method header is required');
+    if (method !== request.method) throw headerMismatch('Header mismatch: Mcp-Method does not match the method');
+    const source = NAME_SOURCE[request.method];
+    if (!source) return;
+    const expected = request.params?.[source];
+    // A body without the name fails the params check with -32602; only compare real values.
+    if (typeof expected !== 'string') return;
+    const raw = single(headers, 'mcp-name');
+    if (raw === undefined) throw headerMismatch('Header mismatch: Mcp-Name header is required');
+    const decoded = decodeHeaderValue(raw);
+    if (decoded === undefined) throw headerMismatch('Header mismatch: Mcp-Name has an invalid base64 value');
+    if (decoded !== expected) throw headerMismatch(`Header mismatch: Mcp-Name does not match params.${source}`);
+  };
+}

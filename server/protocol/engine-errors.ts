@@ -1,0 +1,24 @@
+/**
+ * The one seam where engine failures become wire errors. Security failures keep their opaque
+ * message; capability gaps carry `requiredCapabilities` (spec, basic "Error Codes").
+ */
+import { EngineError } from '../engine/index.js';
+import { ErrorCode } from './error-catalogue.js';
+import { ProtocolError } from './protocol-error.js';
+
+export function toProtocolError(error: EngineError): ProtocolError {
+  switch (error.reason) {
+    case 'invalid_state':
+      return new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: invalid or expired requestState');
+    case 'invalid_responses':
+      return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${error.message}`);
+    case 'missing_capability':
+      return new ProtocolError(
+        ErrorCode.MissingRequiredClientCapability,
+        'Missing required client capability',
+        { requiredCapabilities: error.data?.requiredCapabilities ?? {} },
+      );
+    case 'internal':
+      return new ProtocolError(ErrorCode.InternalError, 'Internal error');
+  }
+}

@@ -1,0 +1,19 @@
+/** The protocol layer's public API: MCP 2026-07-28 over JSON-RPC, independent of any transport. */
+export { McpDispatcher, type Dispatched, type ServerInfo, type TransportContext } from './mcp-dispatcher.js';
+export { createMcpDispatcher, type McpServiceOptions } from './mcp-service.js';
+export { ProtocolError, headerMismatch, invalidParams, methodNotFound } from './protocol-error.js';
+export { ErrorCode, errorCatalogue, httpStatusOf, type CatalogueEntry } from './error-catalogue.js';
+export {
+  errorResponse,
+  parseJson,
+  readableId,
+  resultResponse,
+  type JsonRpcRequest,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+  type RequestId,
+} from './json-rpc.js';
+export { META, readRequestMeta, type RequestMeta } from './request-meta.js';
+export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
+export { ANONYMOUS, type Principal } from './principal.js';
+export { describeTool } from './methods/tools-list.js';

@@ -1,0 +1,115 @@
+/**
+ * The validation ladder and method table of MCP 2026-07-28, independent of any transport.
+ * Order (docs/architecture.md, "The ladder"): envelope (-32600) -> notification (accepted) ->
+ * `_meta` (-32602, 400) -> transport headers (-32020) -> version (-32022) -> method (-32601, 404)
+ * -> params and handler (-32602, -32021, -32603). Every error echoes the request id when readable.
+ */
+import { EngineError, type Logger } from '../engine/index.js';
+import { toProtocolError } from './engine-errors.js';
+import { ErrorCode } from './error-catalogue.js';
+import {
+  errorResponse,
+  readableId,
+  resultResponse,
+  toIncomingMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from './json-rpc.js';
+import { CANCELLED, type MethodSpec } from './method-context.js';
+import type { Principal } from './principal.js';
+import { methodNotFound, ProtocolError } from './protocol-error.js';
+import { assertSupportedVersion, unsupportedVersion } from './protocol-version.js';
+import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  title?: string;
+}
+
+/** What the transport knows about one incoming message. */
+export interface TransportContext {
+  principal: Principal;
+  signal: AbortSignal;
+  /** Transport checks that sit between `_meta` and the version check (HTTP: standard headers). */
+  checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void;
+}
+
+export type Dispatched =
+  | { type: 'response'; response: JsonRpcResponse; httpStatus: number }
+  /** A notification: nothing to answer (HTTP 202). */
+  | { type: 'notification'; notification: JsonRpcNotification }
+  /** The request was cancelled: nothing may be sent for it. */
+  | { type: 'cancelled' };
+
+export interface DispatcherOptions {
+  serverInfo: ServerInfo;
+  methods: Record<string, MethodSpec>;
+  capabilities: () => Record<string, unknown>;
+  logger: Logger;
+}
+
+export class McpDispatcher {
+  readonly #options: DispatcherOptions;
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+  }
+
+  async dispatch(message: unknown, transport: TransportContext): Promise<Dispatched> {
+    let id = readableId(message);
+    try {
+      const incoming = toIncomingMessage(message);
+      if (!('id' in incoming)) return { type: 'notification', notification: incoming };
+      id = incoming.id;
+      return await this.#dispatchRequest(incoming, transport);
+    } catch (error) {
+      return this.#errorOutcome(id, error, message);
+    }
+  }
+
+  async #dispatchRequest(request: JsonRpcRequest, transport: TransportContext): Promise<Dispatched> {
+    const params = request.params ?? {};
+    // A legacy client opens with initialize and no _meta: answer in the modern way, naming the
+    // versions we serve, so it can tell this server apart (spec, basic/versioning).
+    if (request.method === 'initialize' && typeof (params._meta as any)?.[META.protocolVersion] !== 'string') {
+      throw unsupportedVersion(params.protocolVersion);
+    }
+    const meta = readRequestMeta(params);
+    transport.checkTransport?.(request, meta);
+    assertSupportedVersion(meta.protocolVersion);
+    const spec = this.#options.methods[request.method];
+    if (!spec || (spec.capability && !(spec.capability in this.#options.capabilities()))) {
+      throw methodNotFound(request.method);
+    }
+    const result = await spec.handle({
+      id: request.id,
+      method: request.method,
+      params,
+      meta,
+      principal: transport.principal,
+      signal: transport.signal,
+    });
+    if (result === CANCELLED || transport.signal.aborted) return { type: 'cancelled' };
+    const { resultType = 'complete', _meta, ...rest } = result;
+    const response = resultResponse(request.id, {
+      resultType,
+      ...rest,
+      _meta: { ...(_meta as object | undefined), [META.serverInfo]: this.#options.serverInfo },
+    });
+    return { type: 'response', response, httpStatus: 200 };
+  }
+
+  #errorOutcome(id: ReturnType<typeof readableId>, error: unknown, message: unknown): Dispatched {
+    let wire: ProtocolError;
+    if (error instanceof ProtocolError) wire = error;
+    else if (error instanceof EngineError) wire = toProtocolError(error);
+    else {
+      const method = (message as { method?: unknown } | null)?.method;
+      this.#options.logger.error('request_failed', { method, error: String((error as Error)?.stack ?? error) });
+      wire = new ProtocolError(ErrorCode.InternalError, 'Internal error');
+    }
+    return { type: 'response', response: errorResponse(id, wire), httpStatus: wire.httpStatus };
+  }
+}

@@ -1,0 +1,26 @@
+/** What a method handler gets: one request, already through the validation ladder. */
+import type { RequestId } from './json-rpc.js';
+import type { Principal } from './principal.js';
+import type { RequestMeta } from './request-meta.js';
+
+export interface MethodContext {
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  meta: RequestMeta;
+  principal: Principal;
+  /** Aborted when the client goes away (HTTP close, stdio notifications/cancelled). */
+  signal: AbortSignal;
+}
+
+/** A handler's answer; the dispatcher adds `_meta.serverInfo` and defaults `resultType`. */
+export type MethodResult = Record<string, unknown> & { resultType?: string };
+
+/** Returned by a handler whose request was cancelled: nothing more may be sent for it. */
+export const CANCELLED = Symbol('cancelled');
+
+export interface MethodSpec {
+  /** The server capability that must be advertised for the method to exist (spec: -32601 otherwise). */
+  capability?: string;
+  handle(context: MethodContext): Promise<MethodResult | typeof CANCELLED>;
+}

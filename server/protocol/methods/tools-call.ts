@@ -1,0 +1,52 @@
+/**
+ * `tools/call` with multi round-trip requests (spec, server/tools and basic/patterns/mrtr): the
+ * tool's machine runs until it settles; a waiting machine answers `input_required` with the
+ * questions and a sealed `requestState`, which the client echoes on its retry.
+ */
+import { toToolResult, toolError, type FlowEngine, type ToolRegistry } from '../../engine/index.js';
+import { CANCELLED, type MethodSpec } from '../method-context.js';
+import { invalidParams } from '../protocol-error.js';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine): MethodSpec {
+  return {
+    capability: 'tools',
+    async handle({ params, meta, principal, signal }) {
+      const { name, arguments: args = {}, inputResponses, requestState } = params;
+      if (typeof name !== 'string') throw invalidParams('Invalid params: name must be a string');
+      if (!isRecord(args)) throw invalidParams('Invalid params: arguments must be an object');
+      const tool = registry.get(name);
+      if (!tool) throw invalidParams(`Unknown tool: ${name}`);
+      // Input validation failures are tool execution errors the model can correct (SEP-1303).
+      const problem = registry.checkArguments(tool, args);
+      if (problem) return { ...toolError(`Invalid arguments for tool ${name}: ${problem}`) };
+
+      const outcome = await engine.run({
+        flow: tool,
+        arguments: args,
+        principal: principal.id,
+        clientCapabilities: meta.clientCapabilities,
+        ...(inputResponses === undefined ? {} : { inputResponses }),
+        ...(requestState === undefined ? {} : { requestState }),
+        signal,
+      });
+      switch (outcome.kind) {
+        case 'aborted':
+          return CANCELLED;
+        case 'complete':
+          return { ...toToolResult(outcome.output) };
+        case 'failed':
+          return { ...toolError(outcome.message) };
+        case 'input_required':
+          return {
+            resultType: 'input_required',
+            inputRequests: outcome.inputRequests,
+            requestState: outcome.requestState,
+          };
+      }
+    },
+  };
+}

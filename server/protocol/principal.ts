@@ -1,0 +1,12 @@
+/**
+ * Who is calling. The HTTP auth hook (or the stdio environment) produces it; the engine binds
+ * every sealed state to its id, so a state issued to one principal never runs for another.
+ */
+export interface Principal {
+  /** Stable identity, e.g. `iss|sub` of an OAuth token. */
+  id: string;
+  /** Whether results may differ per principal (then cacheScope is "private"). */
+  authenticated: boolean;
+}
+
+export const ANONYMOUS: Principal = Object.freeze({ id: 'anonymous', authenticated: false });

@@ -1,0 +1,16 @@
+/** The protocol revisions Baton serves. Only the stateless core: there is no initialize handshake. */
+import { ErrorCode } from './error-catalogue.js';
+import { ProtocolError } from './protocol-error.js';
+
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+
+export function unsupportedVersion(requested: unknown): ProtocolError {
+  return new ProtocolError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
+    supported: [...SUPPORTED_PROTOCOL_VERSIONS],
+    requested: typeof requested === 'string' ? requested : String(requested),
+  });
+}
+
+export function assertSupportedVersion(version: string): void {
+  if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(version)) throw unsupportedVersion(version);
+}
