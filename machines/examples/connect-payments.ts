@@ -99,7 +99,7 @@ export function createConnectPaymentsTool(deps: ConnectPaymentsDeps) {
     name: 'connect-payments',
     title: 'Connect a payment provider',
     description:
-      "Link a payment provider account. The secret key is entered on a secure page (URL elicitation), never in the chat; the tool finishes once the key is in the vault.",
+      'Link a payment provider account. The secret key is entered on a secure page (URL elicitation), never in the chat; the tool finishes once the key is in the vault.',
     inputSchema: {
       type: 'object',
       properties: { provider: { type: 'string', enum: ['stripe', 'adyen', 'mollie'], description: 'Provider' } },

@@ -81,8 +81,7 @@ export const provisionMachine = setup({
           states: {
             asking: askForm<ProvisionContext>({
               key: 'region',
-              message: ({ context }) =>
-                `${context.problem ? `${context.problem} ` : ''}Which region should it run in?`,
+              message: ({ context }) => `${context.problem ? `${context.problem} ` : ''}Which region should it run in?`,
               schema: {
                 type: 'object',
                 properties: { region: { type: 'string', title: 'Region', enum: REGIONS } },

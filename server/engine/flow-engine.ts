@@ -121,7 +121,8 @@ export class FlowEngine {
     actor.subscribe({ error: () => {} });
     try {
       actor.start();
-      const retryReasons = resumed && call.inputResponses ? this.#deliver(actor, resumed.claims, call.inputResponses) : {};
+      const retryReasons =
+        resumed && call.inputResponses ? this.#deliver(actor, resumed.claims, call.inputResponses) : {};
       return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons);
     } finally {
       actor.stop();
@@ -238,7 +239,10 @@ export class FlowEngine {
       });
     }
     if (round > this.#maxRounds) {
-      return { kind: 'failed', message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.` };
+      return {
+        kind: 'failed',
+        message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.`,
+      };
     }
     const { output: _output, error: _error, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
     const problem = findUnserializable(persisted.context);

@@ -46,10 +46,7 @@ export interface RootsQuestion {
   key: string;
 }
 export type Question<TContext = any> =
-  | FormQuestion<TContext>
-  | UrlQuestion<TContext>
-  | SamplingQuestion<TContext>
-  | RootsQuestion;
+  FormQuestion<TContext> | UrlQuestion<TContext> | SamplingQuestion<TContext> | RootsQuestion;
 export type QuestionKind = Question['kind'];
 
 /** Event names the engine sends for an answer to `key`. Stable, so diagrams can label them. */
@@ -79,12 +76,7 @@ export interface RootsResultEvent {
   type: `answer.${string}.result`;
   roots: Array<{ uri: string; name?: string }>;
 }
-export type AnswerEvent =
-  | FormAcceptEvent
-  | DeclineEvent
-  | CancelEvent
-  | SamplingResultEvent
-  | RootsResultEvent;
+export type AnswerEvent = FormAcceptEvent | DeclineEvent | CancelEvent | SamplingResultEvent | RootsResultEvent;
 
 /** A transition target as XState accepts it (a target string or a transition config). */
 type Transition = string | Record<string, unknown> | Array<Record<string, unknown>>;
@@ -139,9 +131,7 @@ export function askUrl<TContext = any>(
 }
 
 /** Ask the client's model for a completion (sampling; deprecated in 2026-07-28, still served). */
-export function askSampling<TContext = any>(
-  spec: Omit<SamplingQuestion<TContext>, 'kind'> & { onResult: Transition },
-) {
+export function askSampling<TContext = any>(spec: Omit<SamplingQuestion<TContext>, 'kind'> & { onResult: Transition }) {
   const { key, request, onResult } = spec;
   return stateNodeFor({ kind: 'sampling', key, request }, { [answerEvent.result(key)]: onResult });
 }

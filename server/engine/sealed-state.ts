@@ -95,6 +95,9 @@ export function openState(token: unknown, keyRing: KeyRing, maxLength: number): 
   const key = keyRing.find(kid);
   if (!key || !/^[A-Za-z0-9_-]+$/.test(sealed)) return undefined;
   const bytes = Buffer.from(sealed, 'base64url');
+  // The decoder ignores the unused low bits of the last character; only the canonical spelling
+  // opens, so a token cannot be altered into a second string that opens to the same state.
+  if (bytes.toString('base64url') !== sealed) return undefined;
   const minimum = nacl.secretbox.nonceLength + nacl.secretbox.overheadLength + 1;
   if (bytes.length < minimum) return undefined;
   const plain = nacl.secretbox.open(

@@ -29,8 +29,7 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
 }
 
 export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>
-  extends ToolSpec<TMachine>,
-    FlowDefinition {
+  extends ToolSpec<TMachine>, FlowDefinition {
   method: 'tools/call';
   machine: TMachine;
 }

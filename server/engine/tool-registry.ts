@@ -24,14 +24,17 @@ function questionProblems(tool: string, node: AnyStateNode, keys: Map<string, st
   const question = (node.meta as Record<string, unknown> | undefined)?.[INPUT_META] as Question | undefined;
   const tagged = node.tags.includes(INPUT_TAG);
   if (!question && !tagged) return [];
-  if (!question) return [`${where}: tagged "${INPUT_TAG}" but asks no question. Build it with askForm/askUrl/askSampling/askRoots.`];
-  if (!tagged) return [`${where}: has a question but no "${INPUT_TAG}" tag. Build it with askForm/askUrl/askSampling/askRoots.`];
+  if (!question)
+    return [`${where}: tagged "${INPUT_TAG}" but asks no question. Build it with askForm/askUrl/askSampling/askRoots.`];
+  if (!tagged)
+    return [`${where}: has a question but no "${INPUT_TAG}" tag. Build it with askForm/askUrl/askSampling/askRoots.`];
   const problems: string[] = [];
   if (!INPUT_KEY.test(question.key ?? '')) {
     problems.push(`${where}: input key "${question.key}" must be 1-64 characters of A-Z a-z 0-9 _ -.`);
   }
   const other = keys.get(question.key);
-  if (other) problems.push(`${where}: input key "${question.key}" is also used by "${other}". Give each question its own key.`);
+  if (other)
+    problems.push(`${where}: input key "${question.key}" is also used by "${other}". Give each question its own key.`);
   keys.set(question.key, node.id);
   if ((question.kind === 'form' || question.kind === 'url') && !question.message) {
     problems.push(`${where}: the question has no message. Say what you are asking for.`);
@@ -44,12 +47,17 @@ function questionProblems(tool: string, node: AnyStateNode, keys: Map<string, st
       problems.push(`${where}: a form schema must be { type: "object", properties: {…} } (spec, elicitation).`);
     }
   }
-  if (question.kind === 'sampling' && !question.request) problems.push(`${where}: a sampling question needs a request.`);
+  if (question.kind === 'sampling' && !question.request)
+    problems.push(`${where}: a sampling question needs a request.`);
   if (node.invoke.length > 0) {
-    problems.push(`${where}: an input state cannot invoke actors (work must finish before a round ends). Invoke in the state before or after it.`);
+    problems.push(
+      `${where}: an input state cannot invoke actors (work must finish before a round ends). Invoke in the state before or after it.`,
+    );
   }
   if (node.after.length > 0) {
-    problems.push(`${where}: an input state cannot have "after" timers; they do not survive a round. Store a deadline in context and check it with a guard.`);
+    problems.push(
+      `${where}: an input state cannot have "after" timers; they do not survive a round. Store a deadline in context and check it with a guard.`,
+    );
   }
   const handled = new Set(node.transitions.keys());
   const needed =
@@ -57,7 +65,8 @@ function questionProblems(tool: string, node: AnyStateNode, keys: Map<string, st
       ? [answerEvent.result(question.key)]
       : [answerEvent.accept(question.key), answerEvent.decline(question.key), answerEvent.cancel(question.key)];
   for (const event of needed) {
-    if (!handled.has(event)) problems.push(`${where}: does not handle "${event}". Give the helper an on… transition for it.`);
+    if (!handled.has(event))
+      problems.push(`${where}: does not handle "${event}". Give the helper an on… transition for it.`);
   }
   return problems;
 }
@@ -80,11 +89,15 @@ function machineProblems(tool: ToolDefinition, validator: JsonSchemaValidator): 
     const initial = getInitialSnapshot(machine, tool.exampleArguments ?? {});
     const problem = findUnserializable(initial.context);
     if (problem) {
-      problems.push(`tool "${tool.name}": ${problem}; context must survive superjson across rounds. Keep functions and class instances out of context.`);
+      problems.push(
+        `tool "${tool.name}": ${problem}; context must survive superjson across rounds. Keep functions and class instances out of context.`,
+      );
     }
   } catch (error) {
     if (tool.exampleArguments) {
-      problems.push(`tool "${tool.name}": the machine fails to start with its exampleArguments: ${(error as Error).message}`);
+      problems.push(
+        `tool "${tool.name}": the machine fails to start with its exampleArguments: ${(error as Error).message}`,
+      );
     }
   }
   if (tool.exampleArguments && validator.check(tool.inputSchema, tool.exampleArguments)) {
@@ -97,10 +110,15 @@ function schemaProblems(tool: ToolDefinition, validator: JsonSchemaValidator): s
   const where = `tool "${tool.name}"`;
   const schema = tool.inputSchema as Record<string, unknown> | undefined;
   if (!schema || typeof schema !== 'object' || schema.type !== 'object') {
-    return [`${where}: inputSchema must be a JSON Schema object with "type": "object" at the root (spec, server/tools).`];
+    return [
+      `${where}: inputSchema must be a JSON Schema object with "type": "object" at the root (spec, server/tools).`,
+    ];
   }
   const problems: string[] = [];
-  for (const [label, s] of [['inputSchema', schema], ['outputSchema', tool.outputSchema]] as const) {
+  for (const [label, s] of [
+    ['inputSchema', schema],
+    ['outputSchema', tool.outputSchema],
+  ] as const) {
     if (!s) continue;
     try {
       validator.compile(s);

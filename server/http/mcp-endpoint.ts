@@ -3,13 +3,7 @@
  * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
  */
 import type { Middleware } from 'koa';
-import {
-  ErrorCode,
-  errorResponse,
-  parseJson,
-  ProtocolError,
-  type McpDispatcher,
-} from '../protocol/index.js';
+import { ErrorCode, errorResponse, parseJson, ProtocolError, type McpDispatcher } from '../protocol/index.js';
 import { AuthenticationError, type Authenticate } from './authenticate.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { ResponseChannel } from './response-channel.js';
@@ -62,7 +56,9 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     switch (outcome.type) {
       case 'notification':
         // No client notifications exist on HTTP in 2026-07-28; accept and ignore (spec: 202).
-        ctx.status = 202;
+        // Koa turns an empty body into 204; write the 202 ourselves.
+        ctx.respond = false;
+        ctx.res.writeHead(202).end();
         return;
       case 'cancelled':
         channel.abandon();

@@ -13,11 +13,9 @@ export function toProtocolError(error: EngineError): ProtocolError {
     case 'invalid_responses':
       return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${error.message}`);
     case 'missing_capability':
-      return new ProtocolError(
-        ErrorCode.MissingRequiredClientCapability,
-        'Missing required client capability',
-        { requiredCapabilities: error.data?.requiredCapabilities ?? {} },
-      );
+      return new ProtocolError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
+        requiredCapabilities: error.data?.requiredCapabilities ?? {},
+      });
     case 'internal':
       return new ProtocolError(ErrorCode.InternalError, 'Internal error');
   }

@@ -43,7 +43,12 @@ export const errorCatalogue: readonly CatalogueEntry[] = [
     httpStatus: 200,
     when: 'Malformed params, unknown tool, bad cursor, malformed inputResponses, or an invalid or expired requestState. HTTP 400 when params._meta or one of its required keys is missing.',
   },
-  { code: -32603, name: 'InternalError', httpStatus: 200, when: 'A bug on the server side; the details go to the log only.' },
+  {
+    code: -32603,
+    name: 'InternalError',
+    httpStatus: 200,
+    when: 'A bug on the server side; the details go to the log only.',
+  },
   {
     code: -32020,
     name: 'HeaderMismatch',

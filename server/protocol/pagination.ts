@@ -28,7 +28,5 @@ export function paginate<T>(all: T[], nameOf: (item: T) => string, cursor: unkno
   }
   const items = all.slice(offset, offset + pageSize);
   const next = offset + pageSize;
-  return next < all.length
-    ? { items, nextCursor: Buffer.from(`${next}.${digest}`).toString('base64url') }
-    : { items };
+  return next < all.length ? { items, nextCursor: Buffer.from(`${next}.${digest}`).toString('base64url') } : { items };
 }
