@@ -5,11 +5,12 @@
  * token, so any instance holding the key ring can continue any flow.
  */
 import { randomBytes as nodeRandomBytes } from 'node:crypto';
-import { createActor, type AnyActor, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from './canonical-digest.js';
 import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
+import { answerEvent, PROGRESS_EVENT } from './input-states.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -45,6 +46,14 @@ export interface FlowCall {
   inputResponses?: unknown;
   requestState?: unknown;
   signal?: AbortSignal;
+  /** Receives the machine's progress reports during this round (only increasing values). */
+  onProgress?: (report: Progress) => void;
+}
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 export type FlowOutcome =
@@ -59,6 +68,7 @@ export const DEFAULT_TIME_BUDGET_MS = 30_000;
 export const DEFAULT_MAX_ROUNDS = 50;
 
 const INVALID_STATE = 'invalid or expired requestState';
+const MAX_FALLBACK_HOPS = 16;
 
 /** What a sealed state is bound to, computed from the request being served. */
 interface Binding {
@@ -113,20 +123,39 @@ export class FlowEngine {
     }
     const binding = this.#binding(call);
     const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding);
+    // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.
+    if (call.signal?.aborted) return { kind: 'aborted' };
 
     const actor = resumed
       ? createActor(flow.machine, { snapshot: resumed.snapshot as never, input: call.arguments })
       : createActor(flow.machine, { input: call.arguments });
     // XState rethrows an unobserved actor error from a timer, which would take the process down.
     actor.subscribe({ error: () => {} });
+    const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
     try {
       actor.start();
       const retryReasons =
         resumed && call.inputResponses ? this.#deliver(actor, resumed.claims, call.inputResponses) : {};
       return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons);
     } finally {
+      // Nothing more may be reported once the round has an answer (spec, progress).
+      progress?.unsubscribe();
       actor.stop();
     }
+  }
+
+  #forwardProgress(actor: AnyActor, onProgress: (report: Progress) => void) {
+    let last = -Infinity;
+    return actor.on(PROGRESS_EVENT, (event: AnyEventObject) => {
+      const { progress, total, message } = event as unknown as Progress;
+      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= last) return;
+      last = progress;
+      onProgress({
+        progress,
+        ...(typeof total === 'number' ? { total } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+      });
+    });
   }
 
   #binding(call: FlowCall): Binding {
@@ -195,7 +224,13 @@ export class FlowEngine {
     retryReasons: Record<string, string>,
   ): Promise<FlowOutcome> {
     const budget = call.flow.timeBudgetMs ?? this.#budget;
-    const settled = await settle(actor, budget, call.signal);
+    let settled = await settle(actor, budget, call.signal);
+    // A question the client cannot be asked takes its onUnsupported path when it has one; the
+    // machine may then ask something else, so settle again (bounded: each hop leaves a state).
+    for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
+      if (!this.#takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
+      settled = await settle(actor, budget, call.signal);
+    }
     switch (settled.kind) {
       case 'done':
         return { kind: 'complete', output: settled.output };
@@ -214,6 +249,22 @@ export class FlowEngine {
       case 'waiting':
         return this.#ask(actor, settled.snapshot, call, binding, round + 1, retryReasons);
     }
+  }
+
+  /** Sends `answer.<key>.unsupported` for each question the client cannot take and the state handles. */
+  #takeFallbacks(actor: AnyActor, snapshot: AnyMachineSnapshot, caps: ClientCapabilities): boolean {
+    let sent = false;
+    for (const { question } of pendingQuestions(snapshot)) {
+      const request = toInputRequest(question, snapshot.context);
+      if (clientSupports(question, request, caps)) continue;
+      const event = { type: answerEvent.unsupported(question.key) };
+      const current = actor.getSnapshot() as AnyMachineSnapshot;
+      if (current.can(event)) {
+        actor.send(event);
+        sent = true;
+      }
+    }
+    return sent;
   }
 
   #ask(

@@ -39,3 +39,25 @@ export { structuralVersion } from './structural-version.js';
 export { toToolResult, toolError } from './tool-result.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
 export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';
+export { reportProgress, PROGRESS_EVENT, type ProgressReport, type UnsupportedEvent } from './input-states.js';
+export type { Progress } from './flow-engine.js';
+export { respondWith } from './instant-machine.js';
+export { machineProblems } from './machine-checks.js';
+export {
+  definePrompt,
+  type PromptDefinition,
+  type PromptSpec,
+  type PromptArgument,
+  type Completions,
+} from './prompt-definition.js';
+export { PromptRegistry } from './prompt-registry.js';
+export { toPromptResult, type PromptMessage, type PromptResult } from './prompt-result.js';
+export {
+  defineResource,
+  defineResourceTemplate,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+} from './resource-definition.js';
+export { ResourceRegistry, type ResolvedResource } from './resource-registry.js';
+export { toResourceContents, type ResourceContents } from './resource-result.js';
+export { parseUriTemplate, type UriTemplate } from './uri-template.js';

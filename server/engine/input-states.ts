@@ -5,7 +5,7 @@
  * handles the answer events the engine builds from the client's `inputResponses`. The client never
  * names an event: the engine maps each answer to `answer.<key>.<outcome>` of the state that asked.
  */
-import type { AnyEventObject } from 'xstate';
+import { emit, type AnyEventObject } from 'xstate';
 
 export const INPUT_TAG = 'baton.input';
 export const INPUT_META = 'baton.input';
@@ -55,6 +55,8 @@ export const answerEvent = {
   decline: (key: string) => `answer.${key}.decline`,
   cancel: (key: string) => `answer.${key}.cancel`,
   result: (key: string) => `answer.${key}.result`,
+  /** Sent instead of asking when the client did not declare the capability the question needs. */
+  unsupported: (key: string) => `answer.${key}.unsupported`,
 } as const;
 
 /** Events a machine receives from answers. `content` is already validated against the schema. */
@@ -68,6 +70,9 @@ export interface DeclineEvent {
 export interface CancelEvent {
   type: `answer.${string}.cancel`;
 }
+export interface UnsupportedEvent {
+  type: `answer.${string}.unsupported`;
+}
 export interface SamplingResultEvent {
   type: `answer.${string}.result`;
   result: { role: string; content: unknown; model: string; stopReason?: string };
@@ -80,6 +85,18 @@ export type AnswerEvent = FormAcceptEvent | DeclineEvent | CancelEvent | Samplin
 
 /** A transition target as XState accepts it (a target string or a transition config). */
 type Transition = string | Record<string, unknown> | Array<Record<string, unknown>>;
+
+interface Fallback {
+  /**
+   * Where to go when the client cannot be asked this kind of question (it did not declare the
+   * capability). Without it, such a call is refused with -32021 (spec, basic "Error Codes").
+   */
+  onUnsupported?: Transition;
+}
+
+function withFallback(key: string, on: Record<string, Transition>, fallback: Fallback): Record<string, Transition> {
+  return fallback.onUnsupported === undefined ? on : { ...on, [answerEvent.unsupported(key)]: fallback.onUnsupported };
+}
 
 interface Handlers {
   /** Where an answer that the user declined goes. Required: declining is an ordinary outcome. */
@@ -107,12 +124,12 @@ function declineAndCancel(key: string, handlers: Handlers) {
 
 /** Ask the user to fill a form (form-mode elicitation). Never for secrets: use `askUrl`. */
 export function askForm<TContext = any>(
-  spec: Omit<FormQuestion<TContext>, 'kind'> & Handlers & { onAccept: Transition },
+  spec: Omit<FormQuestion<TContext>, 'kind'> & Handlers & Fallback & { onAccept: Transition },
 ) {
   const { key, message, schema, onAccept } = spec;
   return stateNodeFor(
     { kind: 'form', key, message, schema },
-    { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) },
+    withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
   );
 }
 
@@ -121,12 +138,12 @@ export function askForm<TContext = any>(
  * the machine must check on the retry whether what the page does has happened (spec, elicitation).
  */
 export function askUrl<TContext = any>(
-  spec: Omit<UrlQuestion<TContext>, 'kind'> & Handlers & { onAccept: Transition },
+  spec: Omit<UrlQuestion<TContext>, 'kind'> & Handlers & Fallback & { onAccept: Transition },
 ) {
   const { key, message, url, onAccept } = spec;
   return stateNodeFor(
     { kind: 'url', key, message, url },
-    { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) },
+    withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
   );
 }
 
@@ -137,8 +154,33 @@ export function askSampling<TContext = any>(spec: Omit<SamplingQuestion<TContext
 }
 
 /** Ask the client for its roots (deprecated in 2026-07-28, still served). */
-export function askRoots(spec: { key: string; onResult: Transition }) {
-  return stateNodeFor({ kind: 'roots', key: spec.key }, { [answerEvent.result(spec.key)]: spec.onResult });
+export function askRoots(spec: { key: string; onResult: Transition } & Fallback) {
+  return stateNodeFor(
+    { kind: 'roots', key: spec.key },
+    withFallback(spec.key, { [answerEvent.result(spec.key)]: spec.onResult }, spec),
+  );
+}
+
+/** The event a machine emits to report progress; forwarded as notifications/progress. */
+export const PROGRESS_EVENT = 'baton.progress';
+export interface ProgressReport {
+  type: typeof PROGRESS_EVENT;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * An action that reports progress to the client (spec, basic/patterns/progress), when the request
+ * asked for it with a progressToken. Values must increase; the engine drops any that do not.
+ */
+export function reportProgress<TContext = any>(
+  report: Omit<ProgressReport, 'type'> | ((args: { context: TContext }) => Omit<ProgressReport, 'type'>),
+) {
+  return emit(({ context }) => ({
+    type: PROGRESS_EVENT,
+    ...(typeof report === 'function' ? report({ context: context as TContext }) : report),
+  })) as any;
 }
 
 /** Narrow an answer event to its form content, typed by the caller. */

@@ -34,6 +34,8 @@ export interface TransportContext {
   signal: AbortSignal;
   /** Transport checks that sit between `_meta` and the version check (HTTP: standard headers). */
   checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void;
+  /** Delivers a notification for the request in flight; without it, notifications are dropped. */
+  notify?: (message: JsonRpcNotification) => void;
 }
 
 export type Dispatched =
@@ -90,6 +92,9 @@ export class McpDispatcher {
       meta,
       principal: transport.principal,
       signal: transport.signal,
+      notify: (notification) => {
+        if (!transport.signal.aborted) transport.notify?.({ jsonrpc: '2.0', ...notification });
+      },
     });
     if (result === CANCELLED || transport.signal.aborted) return { type: 'cancelled' };
     const { resultType = 'complete', _meta, ...rest } = result;

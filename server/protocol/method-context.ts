@@ -11,6 +11,8 @@ export interface MethodContext {
   principal: Principal;
   /** Aborted when the client goes away (HTTP close, stdio notifications/cancelled). */
   signal: AbortSignal;
+  /** Sends a notification tied to this request (progress); on HTTP it opens the SSE stream. */
+  notify: (notification: { method: string; params: Record<string, unknown> }) => void;
 }
 
 /** A handler's answer; the dispatcher adds `_meta.serverInfo` and defaults `resultType`. */

@@ -24,16 +24,18 @@ export async function startTestServer(
   options: Partial<BatonOptions> & { tools?: ToolDefinition[] } = {},
 ): Promise<RunningServer> {
   const vault = createMemoryVault();
-  let origin = '';
+  // The vault page's URL is only known once the port is; exampleTools reads it at each flow start.
+  const examples = { publicUrl: 'http://127.0.0.1:0', vault };
   const baton = createServer({
     keyRing: options.keyRing ?? testKeyRing(),
     logger: silentLogger,
     routers: [vaultPageRouter(vault)],
     ...options,
-    tools: options.tools ?? exampleTools({ publicUrl: 'http://127.0.0.1:0', vault }),
+    tools: options.tools ?? exampleTools(examples),
   });
   const { server, url } = await baton.listen(0, '127.0.0.1');
-  origin = new URL(url).origin;
+  const origin = new URL(url).origin;
+  examples.publicUrl = origin;
   return {
     url,
     origin,

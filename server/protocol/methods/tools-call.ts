@@ -4,8 +4,9 @@
  * questions and a sealed `requestState`, which the client echoes on its retry.
  */
 import { toToolResult, toolError, type FlowEngine, type ToolRegistry } from '../../engine/index.js';
-import { CANCELLED, type MethodSpec } from '../method-context.js';
+import type { MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
+import { runFlowRound } from './flow-call.js';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -14,8 +15,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine): MethodSpec {
   return {
     capability: 'tools',
-    async handle({ params, meta, principal, signal }) {
-      const { name, arguments: args = {}, inputResponses, requestState } = params;
+    async handle(context) {
+      const { name, arguments: args = {} } = context.params;
       if (typeof name !== 'string') throw invalidParams('Invalid params: name must be a string');
       if (!isRecord(args)) throw invalidParams('Invalid params: arguments must be an object');
       const tool = registry.get(name);
@@ -23,30 +24,12 @@ export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine): Met
       // Input validation failures are tool execution errors the model can correct (SEP-1303).
       const problem = registry.checkArguments(tool, args);
       if (problem) return { ...toolError(`Invalid arguments for tool ${name}: ${problem}`) };
-
-      const outcome = await engine.run({
+      return runFlowRound(engine, context, {
         flow: tool,
         arguments: args,
-        principal: principal.id,
-        clientCapabilities: meta.clientCapabilities,
-        ...(inputResponses === undefined ? {} : { inputResponses }),
-        ...(requestState === undefined ? {} : { requestState }),
-        signal,
+        finish: (outcome) =>
+          outcome.kind === 'complete' ? { ...toToolResult(outcome.output) } : { ...toolError(outcome.message) },
       });
-      switch (outcome.kind) {
-        case 'aborted':
-          return CANCELLED;
-        case 'complete':
-          return { ...toToolResult(outcome.output) };
-        case 'failed':
-          return { ...toolError(outcome.message) };
-        case 'input_required':
-          return {
-            resultType: 'input_required',
-            inputRequests: outcome.inputRequests,
-            requestState: outcome.requestState,
-          };
-      }
     },
   };
 }

@@ -1,0 +1,36 @@
+/**
+ * `definePrompt`: a prompt whose messages come from a machine. The machine's input is the
+ * prompt's string arguments; it may ask questions (MRTR on prompts/get) like a tool.
+ */
+import type { AnyStateMachine } from 'xstate';
+import type { FlowDefinition, FlowOptions } from './flow-definition.js';
+
+/** Completion values for an argument: a fixed list, or computed from what was typed so far. */
+export type Completions = string[] | ((value: string, context: Record<string, string>) => string[] | Promise<string[]>);
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  completions?: Completions;
+}
+
+export interface PromptSpec<TMachine extends AnyStateMachine = AnyStateMachine> extends FlowOptions {
+  name: string;
+  title?: string;
+  description: string;
+  arguments?: PromptArgument[];
+  machine: TMachine;
+  exampleArguments?: Record<string, string>;
+}
+
+export interface PromptDefinition<TMachine extends AnyStateMachine = AnyStateMachine>
+  extends PromptSpec<TMachine>, FlowDefinition {
+  method: 'prompts/get';
+  machine: TMachine;
+}
+
+export function definePrompt<TMachine extends AnyStateMachine>(spec: PromptSpec<TMachine>): PromptDefinition<TMachine> {
+  return Object.freeze({ ...spec, method: 'prompts/get' as const });
+}

@@ -1,0 +1,49 @@
+/**
+ * What tools/call, prompts/get and resources/read share: run one round of a flow for this
+ * request, with progress forwarded when the client sent a progressToken, and answer either the
+ * method's complete result or `input_required` (spec, basic/patterns/mrtr).
+ */
+import type { FlowDefinition, FlowEngine, FlowOutcome } from '../../engine/index.js';
+import { CANCELLED, type MethodContext, type MethodResult } from '../method-context.js';
+
+export interface FlowRound {
+  flow: FlowDefinition;
+  arguments: Record<string, unknown>;
+  /** Turns a finished flow (complete or failed) into the method's result. */
+  finish: (outcome: Extract<FlowOutcome, { kind: 'complete' | 'failed' }>) => MethodResult;
+}
+
+export async function runFlowRound(
+  engine: FlowEngine,
+  context: MethodContext,
+  round: FlowRound,
+): Promise<MethodResult | typeof CANCELLED> {
+  const { params, meta, principal, signal, notify } = context;
+  const { progressToken } = meta;
+  const outcome = await engine.run({
+    flow: round.flow,
+    arguments: round.arguments,
+    principal: principal.id,
+    clientCapabilities: meta.clientCapabilities,
+    ...(params.inputResponses === undefined ? {} : { inputResponses: params.inputResponses }),
+    ...(params.requestState === undefined ? {} : { requestState: params.requestState }),
+    signal,
+    ...(progressToken === undefined
+      ? {}
+      : { onProgress: (report) => notify({ method: 'notifications/progress', params: { progressToken, ...report } }) }),
+  });
+  switch (outcome.kind) {
+    case 'aborted':
+      return CANCELLED;
+    case 'input_required':
+      // Not cacheable: no ttlMs or cacheScope (spec, server/utilities/caching).
+      return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState };
+    default:
+      return round.finish(outcome);
+  }
+}
+
+/** Whether this request continues a flow: its result must not be cached (spec, caching). */
+export function isRetry(params: Record<string, unknown>): boolean {
+  return params.requestState !== undefined || params.inputResponses !== undefined;
+}
