@@ -5,21 +5,30 @@
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { createServer } from './create-server.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
+import { conformanceFixtures } from '../machines/conformance/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter } from '../machines/index.js';
 
 const USAGE = `Usage: baton <command>
 
 Commands:
   serve     Serve the example tools over HTTP (PORT, HOST, BATON_KEYS, BATON_STATE_TTL, BATON_PUBLIC_URL)
+            --conformance  also serve the conformance-suite fixtures (or BATON_CONFORMANCE=1)
   keygen    Print a new key entry for BATON_KEYS ("kid:base64key")
 `;
 
-async function serve(): Promise<void> {
+async function serve(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
   const vault = createMemoryVault();
+  // The conformance fixtures are test doubles: never served unless asked for.
+  const fixtures =
+    args.includes('--conformance') || process.env.BATON_CONFORMANCE === '1'
+      ? conformanceFixtures()
+      : { tools: [], prompts: [], resources: [] };
   const baton = createServer({
-    tools: exampleTools({ publicUrl: config.publicUrl, vault }),
+    tools: [...exampleTools({ publicUrl: config.publicUrl, vault }), ...fixtures.tools],
+    prompts: fixtures.prompts,
+    resources: fixtures.resources,
     keyRing: config.keyRing,
     host: config.host,
     routers: [vaultPageRouter(vault)],
@@ -36,7 +45,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      await serve();
+      await serve(rest);
       return -1;
     case 'keygen':
       process.stdout.write(`${generateKeyEntry(rest[0])}\n`);

@@ -10,11 +10,16 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import {
   FlowEngine,
+  PromptRegistry,
+  ResourceRegistry,
   stderrLogger,
   ToolRegistry,
   type FlowEngineOptions,
   type KeyRing,
   type Logger,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
   type ToolDefinition,
 } from './engine/index.js';
 import { createHttpApp, isLoopbackHost, LOOPBACK_HOSTS, type Authenticate, type OriginPolicy } from './http/index.js';
@@ -23,6 +28,8 @@ import { BATON_VERSION } from './version.js';
 
 export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
   tools: ToolDefinition[];
+  prompts?: PromptDefinition[];
+  resources?: Array<ResourceDefinition | ResourceTemplateDefinition>;
   keyRing: KeyRing;
   logger?: Logger;
   serverInfo?: ServerInfo;
@@ -56,6 +63,8 @@ export function createServer(options: BatonOptions): BatonServer {
   const dispatcher = createMcpDispatcher({
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
+    prompts: new PromptRegistry(options.prompts ?? []),
+    resources: new ResourceRegistry(options.resources ?? []),
     engine,
     logger,
     ...(options.instructions ? { instructions: options.instructions } : {}),

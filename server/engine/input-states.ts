@@ -148,9 +148,14 @@ export function askUrl<TContext = any>(
 }
 
 /** Ask the client's model for a completion (sampling; deprecated in 2026-07-28, still served). */
-export function askSampling<TContext = any>(spec: Omit<SamplingQuestion<TContext>, 'kind'> & { onResult: Transition }) {
+export function askSampling<TContext = any>(
+  spec: Omit<SamplingQuestion<TContext>, 'kind'> & Fallback & { onResult: Transition },
+) {
   const { key, request, onResult } = spec;
-  return stateNodeFor({ kind: 'sampling', key, request }, { [answerEvent.result(key)]: onResult });
+  return stateNodeFor(
+    { kind: 'sampling', key, request },
+    withFallback(key, { [answerEvent.result(key)]: onResult }, spec),
+  );
 }
 
 /** Ask the client for its roots (deprecated in 2026-07-28, still served). */

@@ -9,6 +9,8 @@ import { findUnserializable } from './serializable-context.js';
 
 /** Keys become part of event names (`answer.<key>.accept`), so they avoid dots. */
 const INPUT_KEY = /^[A-Za-z0-9_-]{1,64}$/;
+/** The engine can only turn these into inputRequests; anything else would fail at request time. */
+const QUESTION_KINDS = new Set<unknown>(['form', 'url', 'sampling', 'roots']);
 
 function eachStateNode(node: AnyStateNode, visit: (node: AnyStateNode) => void) {
   visit(node);
@@ -24,6 +26,11 @@ function questionProblems(label: string, node: AnyStateNode, keys: Map<string, s
     return [`${where}: tagged "${INPUT_TAG}" but asks no question. Build it with askForm/askUrl/askSampling/askRoots.`];
   if (!tagged)
     return [`${where}: has a question but no "${INPUT_TAG}" tag. Build it with askForm/askUrl/askSampling/askRoots.`];
+  if (!QUESTION_KINDS.has(question.kind)) {
+    return [
+      `${where}: asks a question of unknown kind "${question.kind}". Build it with askForm/askUrl/askSampling/askRoots.`,
+    ];
+  }
   const problems: string[] = [];
   if (!INPUT_KEY.test(question.key ?? '')) {
     problems.push(`${where}: input key "${question.key}" must be 1-64 characters of A-Z a-z 0-9 _ -.`);
@@ -87,6 +94,8 @@ export function machineProblems(label: string, machine: AnyStateMachine | undefi
   eachStateNode(machine.root, (node) => problems.push(...questionProblems(label, node, keys)));
   try {
     const initial = getInitialSnapshot(machine, exampleInput ?? {});
+    // XState reports a throwing context factory as an error snapshot, not as an exception.
+    if (initial.status === 'error') throw initial.error;
     const problem = findUnserializable(initial.context);
     if (problem) {
       problems.push(

@@ -31,6 +31,6 @@ export interface PromptDefinition<TMachine extends AnyStateMachine = AnyStateMac
   machine: TMachine;
 }
 
-export function definePrompt<TMachine extends AnyStateMachine>(spec: PromptSpec<TMachine>): PromptDefinition<TMachine> {
+export function definePrompt(spec: PromptSpec): PromptDefinition {
   return Object.freeze({ ...spec, method: 'prompts/get' as const });
 }

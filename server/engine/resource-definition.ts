@@ -33,14 +33,10 @@ export interface ResourceTemplateDefinition<
   completions?: Record<string, Completions>;
 }
 
-export function defineResource<TMachine extends AnyStateMachine>(
-  spec: Omit<ResourceDefinition<TMachine>, 'kind'>,
-): ResourceDefinition<TMachine> {
+export function defineResource(spec: Omit<ResourceDefinition, 'kind'>): ResourceDefinition {
   return Object.freeze({ ...spec, kind: 'resource' as const });
 }
 
-export function defineResourceTemplate<TMachine extends AnyStateMachine>(
-  spec: Omit<ResourceTemplateDefinition<TMachine>, 'kind'>,
-): ResourceTemplateDefinition<TMachine> {
+export function defineResourceTemplate(spec: Omit<ResourceTemplateDefinition, 'kind'>): ResourceTemplateDefinition {
   return Object.freeze({ ...spec, kind: 'template' as const });
 }

@@ -34,6 +34,8 @@ export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachi
   machine: TMachine;
 }
 
-export function defineTool<TMachine extends AnyStateMachine>(spec: ToolSpec<TMachine>): ToolDefinition<TMachine> {
+// Returns the non-generic definition on purpose: lists of tools built from many machine types
+// would otherwise make TypeScript compare every machine's full type ("excessively deep").
+export function defineTool(spec: ToolSpec): ToolDefinition {
   return Object.freeze({ ...spec, method: 'tools/call' as const });
 }

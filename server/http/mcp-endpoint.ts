@@ -52,6 +52,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       principal,
       signal: controller.signal,
       checkTransport: standardHeaderCheck(ctx.req.headers),
+      notify: (notification) => channel.notify(notification),
     });
     switch (outcome.type) {
       case 'notification':

@@ -1,41 +1,60 @@
-/** Assembles the method table for a set of tools. Prompts and resources plug in here too. */
-import type { FlowEngine, Logger, ToolRegistry } from '../engine/index.js';
+/**
+ * Assembles the method table for a set of tools, prompts and resources. Capabilities follow what
+ * is served, so discover never advertises a method that would answer -32601 (spec, discover).
+ */
+import type { FlowEngine, Logger, PromptRegistry, ResourceRegistry, ToolRegistry } from '../engine/index.js';
 import { McpDispatcher, type ServerInfo } from './mcp-dispatcher.js';
+import type { MethodSpec } from './method-context.js';
+import { completionMethod } from './methods/completion.js';
 import { discoverMethod } from './methods/discover.js';
+import { promptsGetMethod, promptsListMethod } from './methods/prompts.js';
+import { resourcesListMethod, resourcesReadMethod, resourceTemplatesListMethod } from './methods/resources.js';
 import { toolsCallMethod } from './methods/tools-call.js';
 import { toolsListMethod } from './methods/tools-list.js';
 
 export interface McpServiceOptions {
   serverInfo: ServerInfo;
   tools: ToolRegistry;
+  prompts: PromptRegistry;
+  resources: ResourceRegistry;
   engine: FlowEngine;
   logger: Logger;
   instructions?: string;
-  /** Freshness of discover and list results (ttlMs). */
+  /** Freshness of discover, list and read results (ttlMs). */
   discoverTtlMs?: number;
   listTtlMs?: number;
+  readTtlMs?: number;
   /** Items per list page. */
   pageSize?: number;
 }
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
-  // The tool list is fixed for the life of a process, so no listChanged is advertised.
-  const capabilities = () => ({ tools: {} });
+  const { tools, prompts, resources, engine } = options;
+  // Lists are fixed for the life of a process, so no listChanged or subscribe is advertised.
+  const capabilities: Record<string, unknown> = { tools: {} };
+  if (prompts.size > 0) capabilities.prompts = {};
+  if (resources.size > 0) capabilities.resources = {};
+  if (prompts.size > 0 || resources.templates().length > 0) capabilities.completions = {};
+  const list = { ttlMs: options.listTtlMs ?? 5 * 60 * 1000, pageSize: options.pageSize ?? 100 };
+  const methods: Record<string, MethodSpec> = {
+    'server/discover': discoverMethod({
+      capabilities: () => capabilities,
+      ttlMs: options.discoverTtlMs ?? 60 * 60 * 1000,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    }),
+    'tools/list': toolsListMethod(tools, list),
+    'tools/call': toolsCallMethod(tools, engine),
+    'prompts/list': promptsListMethod(prompts, list),
+    'prompts/get': promptsGetMethod(prompts, engine),
+    'resources/list': resourcesListMethod(resources, list),
+    'resources/templates/list': resourceTemplatesListMethod(resources, list),
+    'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
+    'completion/complete': completionMethod(prompts, resources),
+  };
   return new McpDispatcher({
     serverInfo: options.serverInfo,
-    capabilities,
+    capabilities: () => capabilities,
     logger: options.logger,
-    methods: {
-      'server/discover': discoverMethod({
-        capabilities,
-        ttlMs: options.discoverTtlMs ?? 60 * 60 * 1000,
-        ...(options.instructions ? { instructions: options.instructions } : {}),
-      }),
-      'tools/list': toolsListMethod(options.tools, {
-        ttlMs: options.listTtlMs ?? 5 * 60 * 1000,
-        pageSize: options.pageSize ?? 100,
-      }),
-      'tools/call': toolsCallMethod(options.tools, options.engine),
-    },
+    methods,
   });
 }

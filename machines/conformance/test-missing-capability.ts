@@ -1,0 +1,28 @@
+/**
+ * test_missing_capability: asks the client's model first thing, so a client without `sampling`
+ * gets -32021 before anything runs (conformance `server-stateless`).
+ */
+import { setup } from 'xstate';
+import { askSampling, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+import { NO_ARGUMENTS } from './media.js';
+
+const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
+  id: 'testMissingCapability',
+  initial: 'sample',
+  output: ({ event }) => event.output,
+  states: {
+    sample: askSampling({
+      key: 'sample',
+      request: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }], maxTokens: 20 },
+      onResult: 'done',
+    }),
+    done: { type: 'final', output: 'Sampling answered.' },
+  },
+});
+
+export const testMissingCapability = defineTool({
+  name: 'test_missing_capability',
+  description: 'Needs sampling: refused with -32021 when the client has not declared it.',
+  inputSchema: NO_ARGUMENTS,
+  machine,
+});
