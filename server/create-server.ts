@@ -22,7 +22,14 @@ import {
   type ResourceTemplateDefinition,
   type ToolDefinition,
 } from './engine/index.js';
-import { createHttpApp, isLoopbackHost, LOOPBACK_HOSTS, type Authenticate, type OriginPolicy } from './http/index.js';
+import {
+  createHttpApp,
+  isLoopbackHost,
+  LOOPBACK_HOSTS,
+  type Authenticate,
+  type OriginPolicy,
+  type ProtectedResourceOptions,
+} from './http/index.js';
 import { createMcpDispatcher, type McpDispatcher, type ServerInfo } from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
 
@@ -44,6 +51,10 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   instanceId?: string;
   pageSize?: number;
   routers?: Router[];
+  /** Requests one instance works on at once before answering 503. */
+  maxConcurrentRequests?: number;
+  /** With `authenticate`: serve RFC 9728 metadata and name it in 401 challenges. */
+  protectedResource?: ProtectedResourceOptions;
 }
 
 export interface BatonServer {
@@ -83,6 +94,8 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.routers ? { routers: options.routers } : {}),
+    ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
+    ...(options.protectedResource ? { protectedResource: options.protectedResource } : {}),
   });
   return {
     app,

@@ -4,7 +4,9 @@
  *   pickWindow (form) -> confirm (form, boolean) -> deploying (invoked promise) -> released
  *
  * Declining or cancelling either question ends in `cancelled` with a clean result that says
- * nothing was deployed. The deployment itself is the `deploy` actor; tests and real deployments
+ * nothing was deployed. The confirmation is single-use: presenting its sealed state again (a
+ * client retrying after a dropped connection) returns the first run's result and never deploys
+ * twice. The deployment itself is the `deploy` actor; tests and real deployments
  * swap it with `releaseMachine.provide({ actors: { deploy } })`.
  */
 import { assign, fromPromise, setup } from 'xstate';
@@ -82,6 +84,8 @@ export const releaseMachine = setup({
       },
       onAccept: [{ guard: 'confirmed', target: 'deploying' }, { target: 'cancelled' }],
       onDecline: 'cancelled',
+      // Confirming deploys: a resent confirmation must never deploy twice.
+      singleUse: true,
     }),
     deploying: {
       invoke: {

@@ -9,6 +9,12 @@ export type EngineErrorReason =
   | 'invalid_responses'
   /** The machine must ask a question of a kind the client did not declare. */
   | 'missing_capability'
+  /** A single-use state is being run by another request right now. */
+  | 'state_in_use'
+  /** A single-use state was already presented and its outcome is not known (it was cancelled). */
+  | 'state_consumed'
+  /** The single-use guard (Redis) cannot be reached: single-use flows fail closed. */
+  | 'guard_unavailable'
   /** The machine settled in no recognised state: a bug in the tool or in Baton. */
   | 'internal';
 

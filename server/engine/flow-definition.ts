@@ -10,6 +10,11 @@ export interface FlowOptions {
   stateTtlSeconds?: number;
   /** Milliseconds one round may run (invoked promises included) before it fails. */
   timeBudgetMs?: number;
+  /**
+   * Every sealed state of this flow may be presented once only (see replay-guard.ts). For one
+   * step only, pass `singleUse: true` to the ask… helper of the question before the effect.
+   */
+  singleUse?: boolean;
 }
 
 export interface FlowDefinition extends FlowOptions {

@@ -8,9 +8,11 @@ import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from './canonical-digest.js';
-import { EngineError } from './engine-error.js';
+import superjson from 'superjson';
+import { EngineError, type EngineErrorReason } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
-import { answerEvent, PROGRESS_EVENT } from './input-states.js';
+import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
+import { MemoryReplayGuard, type GuardClaim, type ReplayGuard } from './replay-guard.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -18,7 +20,7 @@ import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
 import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
 import { openState, sealState, type StateClaims } from './sealed-state.js';
 import { findUnserializable } from './serializable-context.js';
-import { settle } from './settle.js';
+import { settle, type Settled } from './settle.js';
 import { structuralVersion } from './structural-version.js';
 
 export interface FlowEngineOptions {
@@ -35,6 +37,8 @@ export interface FlowEngineOptions {
   timeBudgetMs?: number;
   /** Rounds after which a flow that keeps asking ends with a tool error (50). */
   maxRounds?: number;
+  /** Where single-use states are claimed (in memory by default; Redis for a fleet). */
+  replayGuard?: ReplayGuard;
 }
 
 export interface FlowCall {
@@ -68,6 +72,21 @@ export const DEFAULT_TIME_BUDGET_MS = 30_000;
 export const DEFAULT_MAX_ROUNDS = 50;
 
 const INVALID_STATE = 'invalid or expired requestState';
+
+/** What the single-use guard keeps of a run, to answer a second presentation the same way. */
+type RecordedOutcome =
+  | Exclude<FlowOutcome, { kind: 'aborted' }>
+  | { kind: 'consumed' }
+  | { kind: 'error'; reason: EngineErrorReason; message: string; data?: Record<string, unknown> | undefined };
+
+function replayOutcome(text: string): FlowOutcome {
+  const recorded = superjson.parse<RecordedOutcome>(text);
+  if (recorded.kind === 'consumed') {
+    throw new EngineError('state_consumed', 'This requestState was already used; start the call again');
+  }
+  if (recorded.kind === 'error') throw new EngineError(recorded.reason, recorded.message, recorded.data);
+  return recorded;
+}
 const MAX_FALLBACK_HOPS = 16;
 
 /** What a sealed state is bound to, computed from the request being served. */
@@ -92,6 +111,7 @@ export class FlowEngine {
   readonly #maxStateLength: number;
   readonly #budget: number;
   readonly #maxRounds: number;
+  readonly #guard: ReplayGuard;
   readonly #validator = new JsonSchemaValidator();
   readonly #versions = new WeakMap<AnyStateMachine, string>();
 
@@ -104,6 +124,7 @@ export class FlowEngine {
     this.#maxStateLength = options.maxStateLength ?? DEFAULT_MAX_STATE_LENGTH;
     this.#budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
     this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
   }
 
   /** The structural version of a machine, computed once. */
@@ -117,7 +138,6 @@ export class FlowEngine {
   }
 
   async run(call: FlowCall): Promise<FlowOutcome> {
-    const { flow } = call;
     if (call.inputResponses !== undefined && !isRecord(call.inputResponses)) {
       throw new EngineError('invalid_responses', 'inputResponses must be an object keyed by inputRequests keys');
     }
@@ -125,7 +145,57 @@ export class FlowEngine {
     const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding);
     // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.
     if (call.signal?.aborted) return { kind: 'aborted' };
+    return resumed?.claims.singleUse ? this.#runOnce(call, binding, resumed) : this.#runRound(call, binding, resumed);
+  }
 
+  /**
+   * Runs a single-use state at most once across every instance sharing the guard. A second
+   * presentation gets the first run's outcome (the same result, or the same error); while the
+   * first run is still going it is refused; a state whose run was cancelled stays consumed.
+   */
+  async #runOnce(call: FlowCall, binding: Binding, resumed: Resumed): Promise<FlowOutcome> {
+    const { id, expiresAt } = resumed.claims;
+    let claim: GuardClaim;
+    try {
+      claim = await this.#guard.claim(id, Math.max(1, expiresAt - Math.floor(this.#clock() / 1000)));
+    } catch (error) {
+      this.#logger.error('replay_guard_unavailable', { target: binding.target, error: String(error) });
+      throw new EngineError('guard_unavailable', 'The single-use guard is unavailable; nothing was run');
+    }
+    if (claim.status === 'in_progress') {
+      throw new EngineError('state_in_use', 'This requestState is being processed by another request');
+    }
+    if (claim.status === 'settled') return replayOutcome(claim.outcome);
+
+    let record: RecordedOutcome | undefined;
+    try {
+      const outcome = await this.#runRound(call, binding, resumed);
+      record = outcome.kind === 'aborted' ? { kind: 'consumed' } : outcome;
+      return outcome;
+    } catch (error) {
+      // Malformed answers are refused before any event is sent: the client may correct and resend.
+      if (error instanceof EngineError && error.reason === 'invalid_responses') return await this.#release(id, error);
+      record =
+        error instanceof EngineError
+          ? { kind: 'error', reason: error.reason, message: error.message, data: error.data }
+          : { kind: 'error', reason: 'internal', message: 'Internal error' };
+      throw error;
+    } finally {
+      if (record) {
+        await this.#guard.settle(id, superjson.stringify(record)).catch((error: unknown) => {
+          this.#logger.error('replay_guard_settle_failed', { target: binding.target, error: String(error) });
+        });
+      }
+    }
+  }
+
+  async #release(id: string, error: EngineError): Promise<never> {
+    await this.#guard.release(id).catch(() => {});
+    throw error;
+  }
+
+  async #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): Promise<FlowOutcome> {
+    const { flow } = call;
     const actor = resumed
       ? createActor(flow.machine, { snapshot: resumed.snapshot as never, input: call.arguments })
       : createActor(flow.machine, { input: call.arguments });
@@ -134,9 +204,13 @@ export class FlowEngine {
     const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
     try {
       actor.start();
-      const retryReasons =
-        resumed && call.inputResponses ? this.#deliver(actor, resumed.claims, call.inputResponses) : {};
-      return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons);
+      // Checked to be a plain object in run().
+      const responses = call.inputResponses as Record<string, unknown> | undefined;
+      const retryReasons = resumed && responses ? this.#deliver(actor, resumed.claims.asked, responses) : {};
+      // Only a first call answers ahead: answers sent with a state the deploy restarted were given
+      // to another machine's questions, so they are not carried over.
+      const answersAhead = call.requestState === undefined ? responses : undefined;
+      return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons, answersAhead);
     } finally {
       // Nothing more may be reported once the round has an answer (spec, progress).
       progress?.unsubscribe();
@@ -192,26 +266,28 @@ export class FlowEngine {
    * Feeds answers for the keys asked last round, in the order the questions were asked. Answers
    * to keys not asked are ignored; a missing answer leaves its question pending (asked again).
    */
-  #deliver(actor: AnyActor, claims: StateClaims, responses: Record<string, unknown>): Record<string, string> {
-    const asked = new Set(claims.asked);
+  #deliver(actor: AnyActor, askedKeys: Iterable<string>, responses: Record<string, unknown>): Record<string, string> {
+    const asked = new Set(askedKeys);
     const retryReasons: Record<string, string> = {};
-    for (const { question } of pendingQuestions(actor.getSnapshot())) {
-      if (!asked.has(question.key) || !(question.key in responses)) continue;
-      const current = actor.getSnapshot() as AnyMachineSnapshot;
-      // An earlier answer may have moved the machine past this question (e.g. a decline).
-      if (!pendingQuestions(current).some((p) => p.question.key === question.key)) continue;
+    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+    // Read every answer before sending any: a malformed one refuses the round with nothing run.
+    const planned: Array<{ key: string; event: AnyEventObject }> = [];
+    for (const { question } of pendingQuestions(snapshot)) {
+      if (!asked.has(question.key) || !Object.hasOwn(responses, question.key)) continue;
       const schema =
         question.kind === 'form'
-          ? (toInputRequest(question, current.context).params?.requestedSchema as object)
+          ? (toInputRequest(question, snapshot.context).params?.requestedSchema as object)
           : undefined;
       const outcome = interpretAnswer(question, schema, responses[question.key], this.#validator);
-      if ('retryReason' in outcome) {
-        retryReasons[question.key] = outcome.retryReason;
-      } else if (current.can(outcome.event)) {
-        actor.send(outcome.event);
-      } else {
-        retryReasons[question.key] = 'Your last answer was not accepted.';
-      }
+      if ('retryReason' in outcome) retryReasons[question.key] = outcome.retryReason;
+      else planned.push({ key: question.key, event: outcome.event });
+    }
+    for (const { key, event } of planned) {
+      const current = actor.getSnapshot() as AnyMachineSnapshot;
+      // An earlier answer may have moved the machine past this question (e.g. a decline).
+      if (!pendingQuestions(current).some((p) => p.question.key === key)) continue;
+      if (current.can(event)) actor.send(event);
+      else retryReasons[key] = 'Your last answer was not accepted.';
     }
     return retryReasons;
   }
@@ -222,14 +298,18 @@ export class FlowEngine {
     binding: Binding,
     round: number,
     retryReasons: Record<string, string>,
+    answersAhead?: Record<string, unknown>,
   ): Promise<FlowOutcome> {
     const budget = call.flow.timeBudgetMs ?? this.#budget;
-    let settled = await settle(actor, budget, call.signal);
-    // A question the client cannot be asked takes its onUnsupported path when it has one; the
-    // machine may then ask something else, so settle again (bounded: each hop leaves a state).
-    for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
-      if (!this.#takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
-      settled = await settle(actor, budget, call.signal);
+    // One budget for the whole round, however many times it settles.
+    const deadline = performance.now() + budget;
+    let settled = await this.#settleWithFallbacks(actor, call, deadline);
+    // A call without requestState may carry answers ahead: they answer the questions the flow asks
+    // first (nothing else was asked), which saves the client a round trip.
+    if (answersAhead && settled.kind === 'waiting') {
+      const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
+      Object.assign(retryReasons, this.#deliver(actor, firstKeys, answersAhead));
+      settled = await this.#settleWithFallbacks(actor, call, deadline);
     }
     switch (settled.kind) {
       case 'done':
@@ -249,6 +329,20 @@ export class FlowEngine {
       case 'waiting':
         return this.#ask(actor, settled.snapshot, call, binding, round + 1, retryReasons);
     }
+  }
+
+  /**
+   * Settles, then lets each question the client cannot be asked take its onUnsupported path when
+   * it has one; the machine may then ask something else, so settle again (bounded).
+   */
+  async #settleWithFallbacks(actor: AnyActor, call: FlowCall, deadline: number): Promise<Settled> {
+    const remaining = () => Math.max(0, deadline - performance.now());
+    let settled = await settle(actor, remaining(), call.signal);
+    for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
+      if (!this.#takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
+      settled = await settle(actor, remaining(), call.signal);
+    }
+    return settled;
   }
 
   /** Sends `answer.<key>.unsupported` for each question the client cannot take and the state handles. */
@@ -311,6 +405,7 @@ export class FlowEngine {
           id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
           round,
           asked: Object.keys(inputRequests),
+          singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
         },
         snapshot: persisted,
       },

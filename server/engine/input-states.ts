@@ -8,6 +8,8 @@
 import { emit, type AnyEventObject } from 'xstate';
 
 export const INPUT_TAG = 'baton.input';
+/** Marks a question whose answer commits an effect: its sealed state is accepted once only. */
+export const SINGLE_USE_TAG = 'baton.singleUse';
 export const INPUT_META = 'baton.input';
 
 /** What a question may depend on: the machine's context at the moment it is asked. */
@@ -88,6 +90,11 @@ type Transition = string | Record<string, unknown> | Array<Record<string, unknow
 
 interface Fallback {
   /**
+   * The answer to this question commits an effect (a payment, a release): the state that carries
+   * it is accepted once only, across every instance sharing the guard.
+   */
+  singleUse?: boolean;
+  /**
    * Where to go when the client cannot be asked this kind of question (it did not declare the
    * capability). Without it, such a call is refused with -32021 (spec, basic "Error Codes").
    */
@@ -105,11 +112,11 @@ interface Handlers {
   onCancel?: Transition;
 }
 
-function stateNodeFor(question: Question, on: Record<string, Transition>) {
+function stateNodeFor(question: Question, on: Record<string, Transition>, options: Fallback = {}) {
   // Typed loosely on purpose: the fragment is spread into a machine config whose own typing
   // (setup({ types })) decides the event union; XState validates the shape at runtime.
   return {
-    tags: [INPUT_TAG],
+    tags: options.singleUse ? [INPUT_TAG, SINGLE_USE_TAG] : [INPUT_TAG],
     meta: { [INPUT_META]: question },
     on,
   } as any;
@@ -130,6 +137,7 @@ export function askForm<TContext = any>(
   return stateNodeFor(
     { kind: 'form', key, message, schema },
     withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
+    spec,
   );
 }
 
@@ -144,6 +152,7 @@ export function askUrl<TContext = any>(
   return stateNodeFor(
     { kind: 'url', key, message, url },
     withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
+    spec,
   );
 }
 
@@ -155,6 +164,7 @@ export function askSampling<TContext = any>(
   return stateNodeFor(
     { kind: 'sampling', key, request },
     withFallback(key, { [answerEvent.result(key)]: onResult }, spec),
+    spec,
   );
 }
 
@@ -163,6 +173,7 @@ export function askRoots(spec: { key: string; onResult: Transition } & Fallback)
   return stateNodeFor(
     { kind: 'roots', key: spec.key },
     withFallback(spec.key, { [answerEvent.result(spec.key)]: spec.onResult }, spec),
+    spec,
   );
 }
 

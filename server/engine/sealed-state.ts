@@ -35,6 +35,8 @@ export interface StateClaims {
   /** How many rounds this flow has had, and the keys asked in the last one. */
   round: number;
   asked: string[];
+  /** The state may be presented once only (the single-use guard checks `id`). */
+  singleUse: boolean;
 }
 
 export interface SealedContent {
@@ -47,20 +49,42 @@ export interface SealOptions {
   randomBytes: (length: number) => Uint8Array;
 }
 
-type ClaimsTuple = [string, string, string, string, number, number, string, number, string[]];
+type ClaimsTuple = [string, string, string, string, number, number, string, number, string[], 0 | 1];
 
 function toTuple(c: StateClaims): ClaimsTuple {
-  return [c.principal, c.target, c.args, c.version, c.issuedAt, c.expiresAt, c.id, c.round, c.asked];
+  return [
+    c.principal,
+    c.target,
+    c.args,
+    c.version,
+    c.issuedAt,
+    c.expiresAt,
+    c.id,
+    c.round,
+    c.asked,
+    c.singleUse ? 1 : 0,
+  ];
 }
 
 function fromTuple(t: unknown): StateClaims | undefined {
-  if (!Array.isArray(t) || t.length !== 9) return undefined;
-  const [principal, target, args, version, issuedAt, expiresAt, id, round, asked] = t as unknown[];
+  if (!Array.isArray(t) || t.length !== 10) return undefined;
+  const [principal, target, args, version, issuedAt, expiresAt, id, round, asked, singleUse] = t as unknown[];
   const strings = [principal, target, args, version, id].every((v) => typeof v === 'string');
   const numbers = [issuedAt, expiresAt, round].every((v) => Number.isSafeInteger(v));
   const keys = Array.isArray(asked) && asked.every((k) => typeof k === 'string');
-  if (!strings || !numbers || !keys) return undefined;
-  return { principal, target, args, version, issuedAt, expiresAt, id, round, asked } as StateClaims;
+  if (!strings || !numbers || !keys || (singleUse !== 0 && singleUse !== 1)) return undefined;
+  return {
+    principal,
+    target,
+    args,
+    version,
+    issuedAt,
+    expiresAt,
+    id,
+    round,
+    asked,
+    singleUse: singleUse === 1,
+  } as StateClaims;
 }
 
 export function sealState(content: SealedContent, options: SealOptions): string {

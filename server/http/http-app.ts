@@ -7,7 +7,9 @@ import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
 import { ANONYMOUS, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
+import { concurrencyLimit } from './concurrency-limit.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
+import { protectedResourceRouter, resourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
 import { originGuard, type OriginPolicy } from './origin-guard.js';
 
 export interface HttpAppOptions {
@@ -23,7 +25,13 @@ export interface HttpAppOptions {
   instanceId: string;
   /** Extra routes (docs pages, example pages) mounted beside the endpoint. */
   routers?: Router[];
+  /** Requests one instance works on at once before answering 503 (256). */
+  maxConcurrentRequests?: number;
+  /** Serves RFC 9728 metadata and names it in 401 challenges (set together with `authenticate`). */
+  protectedResource?: ProtectedResourceOptions;
 }
+
+export const DEFAULT_MAX_CONCURRENT_REQUESTS = 256;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -34,10 +42,12 @@ export function createHttpApp(options: HttpAppOptions): Koa {
 
   router.post(
     path,
+    concurrencyLimit(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
     mcpEndpoint({
       dispatcher: options.dispatcher,
       authenticate: options.authenticate ?? (async () => ANONYMOUS),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
     }),
   );
   // No standalone SSE stream and no sessions in 2026-07-28 (spec: GET and DELETE answer 405).
@@ -62,6 +72,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   });
   app.use(originGuard(options.originPolicy ?? {}));
   app.use(router.routes());
+  if (options.protectedResource) app.use(protectedResourceRouter(options.protectedResource).routes());
   for (const extra of options.routers ?? []) app.use(extra.routes());
   return app;
 }

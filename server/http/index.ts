@@ -1,5 +1,18 @@
 /** The HTTP transport's public API (Koa). */
-export { createHttpApp, DEFAULT_MAX_BODY_BYTES, type HttpAppOptions } from './http-app.js';
-export { AuthenticationError, type Authenticate } from './authenticate.js';
+export {
+  createHttpApp,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  type HttpAppOptions,
+} from './http-app.js';
+export { AuthenticationError, bearerChallenge, type Authenticate, type AuthenticationFailure } from './authenticate.js';
+export { parseStaticTokens, staticBearerTokens } from './static-bearer-tokens.js';
+export {
+  protectedResourceRouter,
+  resourceMetadataUrl,
+  WELL_KNOWN,
+  type ProtectedResourceOptions,
+} from './protected-resource.js';
+export { concurrencyLimit } from './concurrency-limit.js';
 export { originGuard, isLoopbackHost, LOOPBACK_HOSTS, type OriginPolicy } from './origin-guard.js';
 export { decodeHeaderValue } from './standard-headers.js';

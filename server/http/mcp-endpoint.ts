@@ -4,7 +4,7 @@
  */
 import type { Middleware } from 'koa';
 import { ErrorCode, errorResponse, parseJson, ProtocolError, type McpDispatcher } from '../protocol/index.js';
-import { AuthenticationError, type Authenticate } from './authenticate.js';
+import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import { BodyTooLargeError, readBody } from './read-body.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck } from './standard-headers.js';
@@ -13,6 +13,8 @@ export interface McpEndpointOptions {
   dispatcher: McpDispatcher;
   authenticate: Authenticate;
   maxBodyBytes: number;
+  /** Named in 401 challenges when the server is protected (RFC 9728). */
+  resourceMetadataUrl?: string;
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
@@ -28,8 +30,11 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       principal = await options.authenticate(ctx);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
-      ctx.set('WWW-Authenticate', error.challenge);
-      channel.finish(401, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
+      ctx.set('WWW-Authenticate', bearerChallenge(error.failure, options.resourceMetadataUrl));
+      channel.finish(
+        error.status,
+        errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)),
+      );
       return;
     }
 

@@ -1,6 +1,9 @@
 /**
  * Caching hints for cacheable results (spec, server/utilities/caching): discover, the lists and
  * resources/read carry `ttlMs` and `cacheScope`; input_required and tools/call results never do.
+ * When callers are authenticated, results are `private`: a deployment that authenticates may
+ * shape what each principal sees, and a shared cache must never serve one principal's answer to
+ * another.
  */
 import type { Principal } from './principal.js';
 
@@ -9,7 +12,6 @@ export interface CachingHints {
   cacheScope: 'public' | 'private';
 }
 
-/** Lists are the same for everyone unless the deployment authenticates callers. */
-export function hintsFor(ttlMs: number, principal: Principal, dependsOnPrincipal: boolean): CachingHints {
-  return { ttlMs, cacheScope: dependsOnPrincipal && principal.authenticated ? 'private' : 'public' };
+export function hintsFor(ttlMs: number, principal: Principal): CachingHints {
+  return { ttlMs, cacheScope: principal.authenticated ? 'private' : 'public' };
 }

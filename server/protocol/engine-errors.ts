@@ -16,6 +16,18 @@ export function toProtocolError(error: EngineError): ProtocolError {
       return new ProtocolError(ErrorCode.MissingRequiredClientCapability, 'Missing required client capability', {
         requiredCapabilities: error.data?.requiredCapabilities ?? {},
       });
+    case 'state_in_use':
+      return new ProtocolError(
+        ErrorCode.InvalidParams,
+        'Invalid params: this requestState is being processed by another request; retry shortly',
+      );
+    case 'state_consumed':
+      return new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: this requestState was already used');
+    case 'guard_unavailable':
+      return new ProtocolError(
+        ErrorCode.InternalError,
+        'Internal error: the single-use guard is unavailable, so nothing was run; retry later',
+      );
     case 'internal':
       return new ProtocolError(ErrorCode.InternalError, 'Internal error');
   }

@@ -201,11 +201,18 @@ describe('example tools over HTTP', () => {
         }),
       );
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['window']);
-      // And answers without any requestState are ignored too: the flow starts at the beginning.
-      const fresh = result(
+    });
+
+    it('takes answers sent ahead on a first call for the first question only', async () => {
+      const ahead = result(
         await callTool(server.url, 'release', args, { inputResponses: { window: accept({ window: 'now' }) } }),
       );
-      expect(Object.keys(fresh.inputRequests)).to.deep.equal(['window']);
+      expect(Object.keys(ahead.inputRequests)).to.deep.equal(['confirm']);
+      // The confirmation is not the first question: an answer to it ahead of time is ignored.
+      const early = result(
+        await callTool(server.url, 'release', args, { inputResponses: { confirm: accept({ confirm: true }) } }),
+      );
+      expect(Object.keys(early.inputRequests)).to.deep.equal(['window']);
     });
   });
 

@@ -16,7 +16,7 @@ export function discoverMethod(options: DiscoverOptions): MethodSpec {
         supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
         capabilities: options.capabilities(),
         ...(options.instructions ? { instructions: options.instructions } : {}),
-        ...hintsFor(options.ttlMs, principal, false),
+        ...hintsFor(options.ttlMs, principal),
       };
     },
   };

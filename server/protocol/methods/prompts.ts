@@ -36,7 +36,7 @@ export function promptsListMethod(registry: PromptRegistry, options: { ttlMs: nu
       return {
         prompts: page.items.map(describePrompt),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal, false),
+        ...hintsFor(options.ttlMs, principal),
       };
     },
   };

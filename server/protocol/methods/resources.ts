@@ -28,7 +28,7 @@ export function resourcesListMethod(registry: ResourceRegistry, options: ListOpt
           optional({ uri, name, title, description, mimeType, size }),
         ),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal, false),
+        ...hintsFor(options.ttlMs, principal),
       };
     },
   };
@@ -44,7 +44,7 @@ export function resourceTemplatesListMethod(registry: ResourceRegistry, options:
           optional({ uriTemplate, name, title, description, mimeType }),
         ),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal, false),
+        ...hintsFor(options.ttlMs, principal),
       };
     },
   };
@@ -72,7 +72,7 @@ export function resourcesReadMethod(
           // A read completed by a retry depends on this user's answers: never shared (caching).
           const hints = isRetry(context.params)
             ? { ttlMs: 0, cacheScope: 'private' as const }
-            : hintsFor(options.ttlMs, context.principal, false);
+            : hintsFor(options.ttlMs, context.principal);
           return { contents: toResourceContents(uri, definition.mimeType, outcome.output), ...hints };
         },
       });

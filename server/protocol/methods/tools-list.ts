@@ -24,7 +24,7 @@ export function toolsListMethod(registry: ToolRegistry, options: { ttlMs: number
       return {
         tools: page.items.map(describeTool),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal, false),
+        ...hintsFor(options.ttlMs, principal),
       };
     },
   };

@@ -1,0 +1,67 @@
+/**
+ * The single-use guard. Binding and expiry do not stop a sealed state from being presented twice
+ * (spec, MRTR "Security": the server must enforce single use itself), so a flow that commits an
+ * effect (a payment, a release) claims the state's unique id before it runs. The guard also keeps
+ * the round's outcome, so a client that resends the same state after a dropped connection gets
+ * the same answer instead of a second effect.
+ */
+export type GuardClaim =
+  /** First presentation: run the round, then `settle` it. */
+  | { status: 'claimed' }
+  /** Another request holds the claim right now. */
+  | { status: 'in_progress' }
+  /** Already run: the serialized outcome of that run. */
+  | { status: 'settled'; outcome: string };
+
+export interface ReplayGuard {
+  /** Atomically claims `id` for `ttlSeconds` (the state's remaining lifetime). */
+  claim(id: string, ttlSeconds: number): Promise<GuardClaim>;
+  /** Records the outcome of the claimed run, kept until the claim expires. */
+  settle(id: string, outcome: string): Promise<void>;
+  /** Gives the claim back: the round was refused before anything ran. */
+  release(id: string): Promise<void>;
+}
+
+const PENDING = '\u0000pending';
+
+/** One instance only: a fleet shares a Redis guard. Bounded, and expiring with the states. */
+export class MemoryReplayGuard implements ReplayGuard {
+  readonly #entries = new Map<string, { value: string; expiresAt: number }>();
+  readonly #clock: () => number;
+  readonly #maxEntries: number;
+
+  constructor(options: { clock?: () => number; maxEntries?: number } = {}) {
+    this.#clock = options.clock ?? Date.now;
+    this.#maxEntries = options.maxEntries ?? 100_000;
+  }
+
+  async claim(id: string, ttlSeconds: number): Promise<GuardClaim> {
+    const now = this.#clock();
+    const existing = this.#entries.get(id);
+    if (existing && existing.expiresAt > now) {
+      return existing.value === PENDING ? { status: 'in_progress' } : { status: 'settled', outcome: existing.value };
+    }
+    this.#evict(now);
+    this.#entries.set(id, { value: PENDING, expiresAt: now + ttlSeconds * 1000 });
+    return { status: 'claimed' };
+  }
+
+  async settle(id: string, outcome: string): Promise<void> {
+    const entry = this.#entries.get(id);
+    if (entry) entry.value = outcome;
+  }
+
+  async release(id: string): Promise<void> {
+    this.#entries.delete(id);
+  }
+
+  #evict(now: number) {
+    if (this.#entries.size < this.#maxEntries) return;
+    for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
+    // Still full: the oldest claims go first (a Map iterates in insertion order). Their states
+    // could then be replayed, so size the guard above the number of live single-use states.
+    while (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}
+
+export const GUARD_PENDING = PENDING;
