@@ -2,37 +2,40 @@
  * The `baton` command line: `serve` (the HTTP server with the example tools) and `keygen`
  * (a fresh key for BATON_KEYS). Logs go to stderr; stdout carries only what a command prints.
  */
+import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { createServer } from './create-server.js';
+import { securityOptions } from './security-options.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
-import { conformanceFixtures } from '../machines/conformance/index.js';
-import { createMemoryVault, exampleTools, vaultPageRouter } from '../machines/index.js';
+import { servedCatalogue } from './served-catalogue.js';
+import { stdioCommand } from './stdio-command.js';
+import { runWorkerCluster, workerCountFrom } from './worker-cluster.js';
+import { createMemoryVault, vaultPageRouter } from '../machines/index.js';
 
 const USAGE = `Usage: baton <command>
 
 Commands:
-  serve     Serve the example tools over HTTP (PORT, HOST, BATON_KEYS, BATON_STATE_TTL, BATON_PUBLIC_URL)
+  serve     Serve the example tools over HTTP (settings: docs/configuration.md)
             --conformance  also serve the conformance-suite fixtures (or BATON_CONFORMANCE=1)
+            --workers N    fork N worker processes sharing the port (node:cluster)
+  stdio     Serve the same tools over stdin/stdout (BATON_PRINCIPAL names the user; --conformance)
   keygen    Print a new key entry for BATON_KEYS ("kid:base64key")
 `;
 
 async function serve(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+  const workers = workerCountFrom(args);
+  if (workers !== undefined && cluster.isPrimary) {
+    process.exit(await runWorkerCluster({ workers, logger: stderrLogger }));
+  }
   const vault = createMemoryVault();
-  // The conformance fixtures are test doubles: never served unless asked for.
-  const fixtures =
-    args.includes('--conformance') || process.env.BATON_CONFORMANCE === '1'
-      ? conformanceFixtures()
-      : { tools: [], prompts: [], resources: [] };
   const baton = createServer({
-    tools: [...exampleTools({ publicUrl: config.publicUrl, vault }), ...fixtures.tools],
-    prompts: fixtures.prompts,
-    resources: fixtures.resources,
+    ...servedCatalogue(args, { publicUrl: config.publicUrl, vault }),
     keyRing: config.keyRing,
     host: config.host,
     routers: [vaultPageRouter(vault)],
-    ...(config.stateTtlSeconds ? { stateTtlSeconds: config.stateTtlSeconds } : {}),
+    ...securityOptions(config),
   });
   const { server, url } = await baton.listen(config.port, config.host);
   stderrLogger.info('listening', { url, instance: baton.instanceId, tools: baton.registry.list().map((t) => t.name) });
@@ -46,6 +49,9 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'serve':
       await serve(rest);
+      return -1;
+    case 'stdio':
+      await stdioCommand(rest);
       return -1;
     case 'keygen':
       process.stdout.write(`${generateKeyEntry(rest[0])}\n`);

@@ -1,9 +1,10 @@
 /**
  * Settings from the environment, checked once at start-up. A setting that cannot be used stops
- * the server with a message that says how to fix it.
+ * the server with a message that says how to fix it. docs/configuration.md lists them all.
  */
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, KeyRing, parseKeyRing } from './engine/index.js';
+import { parseStaticTokens } from './http/index.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -11,12 +12,25 @@ export interface EnvironmentConfig {
   keyRing: KeyRing;
   /** True when no BATON_KEYS was given and an ephemeral key was generated. */
   devKey: boolean;
-  stateTtlSeconds?: number;
   publicUrl: string;
+  /** Redis for the single-use guard across a fleet (BATON_REDIS_URL). */
+  redisUrl?: string;
+  /** Static bearer tokens, token -> principal (BATON_TOKENS). */
+  tokens?: Map<string, string>;
+  /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
+  authorizationServers: string[];
+  limits: {
+    stateTtlSeconds?: number;
+    maxBodyBytes?: number;
+    maxStateLength?: number;
+    maxRounds?: number;
+    timeBudgetMs?: number;
+    maxConcurrentRequests?: number;
+  };
 }
 
-function positiveInteger(name: string, value: string | undefined, fallback?: number): number | undefined {
-  if (value === undefined || value === '') return fallback;
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
   const parsed = Number(value);
   if (!Number.isSafeInteger(parsed) || parsed <= 0) {
     throw new ConfigurationError(`${name} must be a positive whole number, got "${value}".`);
@@ -24,23 +38,43 @@ function positiveInteger(name: string, value: string | undefined, fallback?: num
   return parsed;
 }
 
+function defined<T extends object>(entries: T): T {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined)) as T;
+}
+
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): EnvironmentConfig {
-  const port = positiveInteger('PORT', env.PORT, 3000)!;
+  const port = positiveInteger('PORT', env.PORT) ?? 3000;
   if (port > 65535) throw new ConfigurationError(`PORT must be at most 65535, got ${port}.`);
   const host = env.HOST || '127.0.0.1';
   const devKey = !env.BATON_KEYS;
   const keyRing = env.BATON_KEYS
     ? parseKeyRing(env.BATON_KEYS)
     : new KeyRing([{ id: 'dev', secret: new Uint8Array(randomBytes(32)) }]);
-  const stateTtlSeconds = positiveInteger('BATON_STATE_TTL', env.BATON_STATE_TTL);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const publicUrl = (env.BATON_PUBLIC_URL || `http://${shownHost}:${port}`).replace(/\/$/, '');
+  if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
+    throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
+  }
   return {
     port,
     host,
     keyRing,
     devKey,
-    ...(stateTtlSeconds ? { stateTtlSeconds } : {}),
-    publicUrl: (env.BATON_PUBLIC_URL || `http://${shownHost}:${port}`).replace(/\/$/, ''),
+    publicUrl,
+    ...(env.BATON_REDIS_URL ? { redisUrl: env.BATON_REDIS_URL } : {}),
+    ...(env.BATON_TOKENS ? { tokens: parseStaticTokens(env.BATON_TOKENS) } : {}),
+    authorizationServers: (env.BATON_AUTH_SERVERS || publicUrl)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    limits: defined({
+      stateTtlSeconds: positiveInteger('BATON_STATE_TTL', env.BATON_STATE_TTL),
+      maxBodyBytes: positiveInteger('BATON_MAX_BODY_BYTES', env.BATON_MAX_BODY_BYTES),
+      maxStateLength: positiveInteger('BATON_MAX_STATE_BYTES', env.BATON_MAX_STATE_BYTES),
+      maxRounds: positiveInteger('BATON_MAX_ROUNDS', env.BATON_MAX_ROUNDS),
+      timeBudgetMs: positiveInteger('BATON_TIME_BUDGET_MS', env.BATON_TIME_BUDGET_MS),
+      maxConcurrentRequests: positiveInteger('BATON_MAX_CONCURRENT', env.BATON_MAX_CONCURRENT),
+    }),
   };
 }
 

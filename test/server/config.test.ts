@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { configFromEnvironment } from '../../server/config.js';
+import { ConfigurationError, generateKeyEntry } from '../../server/engine/index.js';
+
+describe('configFromEnvironment', () => {
+  it('defaults to 127.0.0.1:3000 with an ephemeral dev key', () => {
+    const config = configFromEnvironment({});
+    expect(config).to.include({ port: 3000, host: '127.0.0.1', devKey: true, publicUrl: 'http://127.0.0.1:3000' });
+    expect(config.keyRing.ids).to.deep.equal(['dev']);
+    expect(config.limits).to.deep.equal({});
+  });
+
+  it('reads keys, Redis, tokens, authorization servers and limits', () => {
+    const config = configFromEnvironment({
+      PORT: '4000',
+      BATON_KEYS: `${generateKeyEntry('new')},${generateKeyEntry('old')}`,
+      BATON_REDIS_URL: 'redis://127.0.0.1:6379',
+      BATON_TOKENS: 'alice:0123456789abcdef0123',
+      BATON_AUTH_SERVERS: 'https://a.example, https://b.example',
+      BATON_MAX_ROUNDS: '7',
+      BATON_TIME_BUDGET_MS: '5000',
+      BATON_MAX_STATE_BYTES: '8192',
+      BATON_MAX_BODY_BYTES: '65536',
+      BATON_MAX_CONCURRENT: '32',
+      BATON_STATE_TTL: '120',
+    });
+    expect(config.keyRing.ids).to.deep.equal(['new', 'old']);
+    expect(config.devKey).to.equal(false);
+    expect(config.redisUrl).to.equal('redis://127.0.0.1:6379');
+    expect(config.tokens?.get('0123456789abcdef0123')).to.equal('alice');
+    expect(config.authorizationServers).to.deep.equal(['https://a.example', 'https://b.example']);
+    expect(config.limits).to.deep.equal({
+      stateTtlSeconds: 120,
+      maxBodyBytes: 65536,
+      maxStateLength: 8192,
+      maxRounds: 7,
+      timeBudgetMs: 5000,
+      maxConcurrentRequests: 32,
+    });
+  });
+
+  const bad: Array<[string, Record<string, string>]> = [
+    ['a port that is not a number', { PORT: 'eighty' }],
+    ['a port out of range', { PORT: '70000' }],
+    ['a zero limit', { BATON_MAX_ROUNDS: '0' }],
+    ['a fractional limit', { BATON_TIME_BUDGET_MS: '1.5' }],
+    ['a Redis URL without redis://', { BATON_REDIS_URL: 'localhost:6379' }],
+    ['a token that is too short', { BATON_TOKENS: 'alice:short' }],
+    ['a token entry without a principal', { BATON_TOKENS: ':0123456789abcdef0123' }],
+    ['a malformed key ring', { BATON_KEYS: 'nokey' }],
+  ];
+  for (const [label, env] of bad) {
+    it(`refuses ${label} with a ConfigurationError that says what to fix`, () => {
+      expect(() => configFromEnvironment(env)).to.throw(ConfigurationError);
+    });
+  }
+});
