@@ -1,0 +1,64 @@
+/**
+ * `baton stdio`: the tools of `baton serve`, over stdin and stdout (newline-delimited JSON-RPC,
+ * server/stdio/). Logs go to stderr; stdout carries only MCP messages. The process exits once
+ * stdin ends and the requests in flight are answered.
+ *
+ * The connect-payments example sends the user to a web page (URL elicitation), so the example
+ * vault page is served on loopback beside the transport: on PORT when set, otherwise on a free
+ * port. It serves that page only, never MCP.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
+import { createServer } from './create-server.js';
+import { stderrLogger } from './engine/index.js';
+import { isLoopbackHost, LOOPBACK_HOSTS, originGuard } from './http/index.js';
+import { securityOptions } from './security-options.js';
+import { servedCatalogue } from './served-catalogue.js';
+import { principalFromEnvironment, serveStdio } from './stdio/index.js';
+import { createMemoryVault, vaultPageRouter, type SecretVault } from '../machines/index.js';
+
+export async function stdioCommand(args: string[]): Promise<void> {
+  const config = configFromEnvironment();
+  if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+  const vault = createMemoryVault();
+  const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config.host);
+  const examples = { publicUrl: process.env.BATON_PUBLIC_URL ? config.publicUrl : page.origin, vault };
+  const catalogue = servedCatalogue(args, examples);
+  // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
+  // environment (spec, basic/authorization).
+  const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
+  const { dispatcher } = createServer({ ...catalogue, ...options, keyRing: config.keyRing });
+  const connection = serveStdio({
+    dispatcher,
+    input: process.stdin,
+    output: process.stdout,
+    logger: stderrLogger,
+    principal: principalFromEnvironment(),
+  });
+  stderrLogger.info('stdio_ready', { vaultPage: examples.publicUrl, tools: catalogue.tools.map((t) => t.name) });
+
+  const stop = () => void connection.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await connection.closed;
+  page.server.closeAllConnections();
+  page.server.close();
+  // Exit once the last answer is flushed: a timer or socket left behind must not hold the client.
+  process.stdout.write('', () => process.exit(0));
+}
+
+async function listenVaultPage(vault: SecretVault, port: number, host: string) {
+  const app = new Koa();
+  app.use(originGuard(isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {}));
+  app.use(vaultPageRouter(vault).routes());
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(port, host);
+    listening.once('error', reject);
+    listening.once('listening', () => resolve(listening));
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { server, origin: `http://${shownHost}:${address.port}` };
+}
