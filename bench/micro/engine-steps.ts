@@ -1,0 +1,269 @@
+/**
+ * Micro-benchmarks of the engine's hot path, one step at a time, on a real middle round of the
+ * three-question flow (resume after "window", answer "approver", pause at "confirm"). The steps
+ * repeat the calls `server/engine/sealed-state.ts` and `flow-engine.ts` make, with the same
+ * libraries and the engine's own helpers, so a regression points at its step; the whole-round
+ * rows (`openState`, `sealState`, `FlowEngine.run`, `dispatch`) show what the steps leave out.
+ */
+import { randomBytes } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import superjson from 'superjson';
+import nacl from 'tweetnacl';
+import { createActor, type AnyActor, type AnyMachineSnapshot } from 'xstate';
+import { createServer } from '../../server/create-server.js';
+import { ANONYMOUS } from '../../server/protocol/index.js';
+import { interpretAnswer } from '../../server/engine/answers.js';
+import { canonicalJson, shortDigest } from '../../server/engine/canonical-digest.js';
+import {
+  FlowEngine,
+  KeyRing,
+  openState,
+  sealState,
+  silentLogger,
+  type FlowOutcome,
+} from '../../server/engine/index.js';
+import { JsonSchemaValidator } from '../../server/engine/json-schema-validator.js';
+import { pendingQuestions, toInputRequest } from '../../server/engine/pending-questions.js';
+import { findUnserializable } from '../../server/engine/serializable-context.js';
+import { settle } from '../../server/engine/settle.js';
+import { threeQuestionFlow } from '../flows/bench-flows.js';
+import { contentForSchema } from '../load/answer-from-schema.js';
+import { requestBody } from '../load/mcp-exchange.js';
+import { threeQuestionMachine, threeQuestionTool } from '../tools/index.js';
+import { measureStep, type MeasureOptions, type StepSpec, type StepTiming } from './measure.js';
+
+const MAX_LENGTH = 16 * 1024;
+
+export interface MicroResult {
+  /** The hot-path steps, in order: their sum is the modelled cost of a round's state handling. */
+  steps: StepTiming[];
+  /** Other engine work per round and whole-round references. */
+  extras: StepTiming[];
+  /** Length of the sealed state the steps open (characters). */
+  stateLength: number;
+}
+
+function expectInputRequired(outcome: FlowOutcome): string {
+  if (outcome.kind !== 'input_required') throw new Error(`expected input_required, got ${outcome.kind}`);
+  return outcome.requestState;
+}
+
+export async function runEngineSteps(options: MeasureOptions): Promise<MicroResult> {
+  const keyRing = new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]);
+  const engine = new FlowEngine({ keyRing, logger: silentLogger });
+  const args = threeQuestionFlow.arguments as { service: string; version: string };
+  const call = {
+    flow: threeQuestionTool,
+    arguments: args,
+    principal: 'anonymous',
+    clientCapabilities: { elicitation: {} },
+  };
+  const answer = (key: string, content: Record<string, unknown>) => ({ [key]: { action: 'accept', content } });
+  const windowContent = contentForSchema(threeQuestionFlow.rounds[0]![0]!.schema);
+  const approverContent = contentForSchema(threeQuestionFlow.rounds[1]![0]!.schema);
+
+  // A real state after round 1 (asked "window") and after round 2 (answered, asks "approver").
+  const first = expectInputRequired(await engine.run(call));
+  const token = expectInputRequired(
+    await engine.run({ ...call, requestState: first, inputResponses: answer('window', windowContent) }),
+  );
+  const approverResponses = answer('approver', approverContent);
+
+  // The intermediate values of one round, computed once, as each step's fixed input.
+  const [, kid, sealed] = token.split('.') as [string, string, string];
+  const key = keyRing.find(kid)!;
+  const bytes = Buffer.from(sealed, 'base64url');
+  const plain = nacl.secretbox.open(bytes.subarray(24), bytes.subarray(0, 24), key.secret)!;
+  const text = inflateRawSync(plain.subarray(1)).toString();
+  const [claims, snapshot] = superjson.parse<[unknown[], unknown]>(text);
+  const event = { type: 'answer.approver.accept', content: approverContent } as const;
+  const openedClaims = openState(token, keyRing, MAX_LENGTH)!.claims;
+  const restore = () => createActor(threeQuestionMachine, { snapshot: snapshot as never, input: args });
+  const started = () => {
+    const actor = restore();
+    actor.subscribe({ error: () => {} });
+    actor.start();
+    return actor;
+  };
+  const answered = () => {
+    const actor = started();
+    actor.send(event);
+    return actor;
+  };
+  const persistOf = (actor: AnyActor) => {
+    const { output: _o, error: _e, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
+    return persisted;
+  };
+  const nextPersisted = persistOf(answered());
+  const nextText = superjson.stringify([claims, nextPersisted]);
+  const nextDeflated = deflateRawSync(Buffer.from(nextText));
+  const nextPlain = new Uint8Array(nextDeflated.length + 1);
+  nextPlain[0] = 1;
+  nextPlain.set(nextDeflated, 1);
+  const fresh = (count: number) => superjsonCopies(text, count);
+  const many = <T>(count: number, make: () => T) => Array.from({ length: count }, make);
+  const none = () => undefined;
+
+  const steps: StepSpec<any>[] = [
+    {
+      step: 'open',
+      what: 'split token, base64url decode + canonical check, secretbox.open',
+      prepare: none,
+      run: () => {
+        const [, k, s] = token.split('.') as [string, string, string];
+        const b = Buffer.from(s, 'base64url');
+        if (b.toString('base64url') !== s || !/^[A-Za-z0-9_-]+$/.test(s)) throw new Error('not canonical');
+        return nacl.secretbox.open(b.subarray(24), b.subarray(0, 24), keyRing.find(k)!.secret);
+      },
+    },
+    {
+      step: 'decompress',
+      what: 'inflateRawSync + toString',
+      prepare: none,
+      run: () => inflateRawSync(plain.subarray(1), { maxOutputLength: MAX_LENGTH * 64 }).toString(),
+    },
+    {
+      step: 'superjson parse',
+      what: 'superjson.parse of [claims, snapshot]',
+      prepare: none,
+      run: () => superjson.parse(text),
+    },
+    {
+      step: 'restore',
+      what: 'createActor(machine, { snapshot, input })',
+      prepare: fresh,
+      run: (snapshots: unknown[], i) =>
+        createActor(threeQuestionMachine, { snapshot: snapshots[i] as never, input: args }),
+    },
+    {
+      step: 'start',
+      what: 'actor.subscribe + actor.start() on the restored actor',
+      prepare: (count) => many(count, restore),
+      run: (actors: AnyActor[], i) => {
+        actors[i]!.subscribe({ error: () => {} });
+        actors[i]!.start();
+      },
+    },
+    {
+      step: 'send',
+      what: 'actor.send(answer event)',
+      prepare: (count) => many(count, started),
+      run: (actors: AnyActor[], i) => actors[i]!.send(event),
+    },
+    {
+      step: 'persist',
+      what: 'getPersistedSnapshot() without output/error',
+      prepare: (count) => many(count, answered),
+      run: (actors: AnyActor[], i) => persistOf(actors[i]!),
+    },
+    {
+      step: 'superjson stringify',
+      what: 'superjson.stringify([claims, snapshot])',
+      prepare: none,
+      run: () => superjson.stringify([claims, nextPersisted]),
+    },
+    { step: 'compress', what: 'deflateRawSync', prepare: none, run: () => deflateRawSync(Buffer.from(nextText)) },
+    {
+      step: 'seal',
+      what: 'random nonce, secretbox, base64url',
+      prepare: none,
+      run: () => {
+        const nonce = new Uint8Array(randomBytes(24));
+        const box = nacl.secretbox(nextPlain, nonce, key.secret);
+        return `b1.${key.id}.${Buffer.concat([nonce, box]).toString('base64url')}`;
+      },
+    },
+  ];
+
+  const validator = new JsonSchemaValidator();
+  const startedActor = started();
+  const waiting = () => startedActor.getSnapshot() as AnyMachineSnapshot;
+  const validatorSchema = toInputRequest(pendingQuestions(waiting())[0]!.question, waiting().context).params!
+    .requestedSchema;
+  const server = createServer({ tools: [threeQuestionTool], keyRing, logger: silentLogger });
+  const message = JSON.parse(
+    requestBody(1, threeQuestionFlow, { requestState: token, inputResponses: approverResponses }).toString(),
+  );
+  const extras: StepSpec<any>[] = [
+    {
+      step: 'answer mapping',
+      what: 'pendingQuestions + toInputRequest + interpretAnswer (ajv) + can()',
+      prepare: none,
+      run: () => {
+        const snap = waiting();
+        const [pending] = pendingQuestions(snap);
+        const schema = toInputRequest(pending!.question, snap.context).params!.requestedSchema as object;
+        const outcome = interpretAnswer(pending!.question, schema, approverResponses.approver, validator);
+        return 'event' in outcome && snap.can(outcome.event);
+      },
+    },
+    {
+      step: 'ask',
+      what: 'pendingQuestions + toInputRequest for the next question',
+      prepare: none,
+      run: () => pendingQuestions(waiting()).map((p) => toInputRequest(p.question, waiting().context)),
+    },
+    {
+      step: 'settle',
+      what: 'settle() on an actor already waiting',
+      prepare: none,
+      run: () => settle(startedActor, 30_000),
+    },
+    {
+      step: 'binding',
+      what: 'digests of principal and canonical arguments',
+      prepare: none,
+      run: () => [shortDigest('principal\u0000anonymous'), shortDigest(canonicalJson(args))],
+    },
+    {
+      step: 'context check',
+      what: 'findUnserializable(context)',
+      prepare: none,
+      run: () => findUnserializable(nextPersisted.context),
+    },
+    {
+      step: 'validator key',
+      what: 'JSON.stringify(schema) (the ajv cache key)',
+      prepare: none,
+      run: () => JSON.stringify(validatorSchema),
+    },
+    {
+      step: 'openState()',
+      what: 'the engine function: open + decompress + parse',
+      prepare: none,
+      run: () => openState(token, keyRing, MAX_LENGTH),
+    },
+    {
+      step: 'sealState()',
+      what: 'the engine function: stringify + compress + seal',
+      prepare: none,
+      run: () =>
+        sealState(
+          { claims: openedClaims, snapshot: nextPersisted },
+          { keyRing, randomBytes: (n) => new Uint8Array(randomBytes(n)) },
+        ),
+    },
+    {
+      step: 'FlowEngine.run',
+      what: 'one whole middle round in the engine',
+      prepare: none,
+      run: () => engine.run({ ...call, requestState: token, inputResponses: approverResponses }),
+    },
+    {
+      step: 'dispatch',
+      what: 'the same round through the protocol layer (no HTTP)',
+      prepare: none,
+      run: () => server.dispatcher.dispatch(message, { principal: ANONYMOUS, signal: new AbortController().signal }),
+    },
+  ];
+
+  const result: MicroResult = { steps: [], extras: [], stateLength: token.length };
+  for (const spec of steps) result.steps.push(await measureStep(spec, options));
+  for (const spec of extras) result.extras.push(await measureStep(spec, options));
+  startedActor.stop();
+  return result;
+}
+
+function superjsonCopies(text: string, count: number): unknown[] {
+  return Array.from({ length: count }, () => superjson.parse<[unknown, unknown]>(text)[1]);
+}

@@ -1,0 +1,70 @@
+/**
+ * A small timing harness for the micro-benchmarks: each step runs in batches sized to take a few
+ * milliseconds, with its inputs prepared outside the timed loop (so a step that consumes its
+ * input, like `send`, is timed alone), and reports the median µs per operation with the range
+ * over batches.
+ */
+import { performance } from 'node:perf_hooks';
+import { median } from '../load/percentiles.js';
+
+export interface StepTiming {
+  step: string;
+  /** What the step does, for the report. */
+  what: string;
+  medianMicros: number;
+  minMicros: number;
+  maxMicros: number;
+  batches: number;
+  perBatch: number;
+}
+
+export interface StepSpec<T> {
+  step: string;
+  what: string;
+  /** Prepares the inputs for `count` operations (not timed). */
+  prepare: (count: number) => T;
+  /** One operation on input `index`; may return a promise. */
+  run: (input: T, index: number) => unknown;
+}
+
+export interface MeasureOptions {
+  batches: number;
+  /** How long one batch should take, roughly, in milliseconds. */
+  batchMs: number;
+}
+
+/** Keeps results alive so the optimiser cannot drop the work. */
+export let sink: unknown;
+
+async function timeBatch<T>(spec: StepSpec<T>, count: number): Promise<number> {
+  const input = spec.prepare(count);
+  const first = spec.run(input, 0);
+  const isAsync = first instanceof Promise;
+  if (isAsync) await first;
+  // The first operation warms the path and is not timed.
+  const start = performance.now();
+  for (let i = 1; i < count; i++) {
+    const result = spec.run(input, i);
+    sink = isAsync ? await result : result;
+  }
+  return ((performance.now() - start) * 1000) / Math.max(1, count - 1);
+}
+
+export async function measureStep<T>(spec: StepSpec<T>, options: MeasureOptions): Promise<StepTiming> {
+  // Size the batches from a short probe (the first one runs cold), then one untimed warm-up batch.
+  await timeBatch(spec, 51);
+  const probe = await timeBatch(spec, 51);
+  const perBatch = Math.max(20, Math.min(5_000, Math.round((options.batchMs * 1000) / Math.max(probe, 0.05))));
+  await timeBatch(spec, perBatch);
+  const samples: number[] = [];
+  for (let b = 0; b < options.batches; b++) samples.push(await timeBatch(spec, perBatch));
+  return {
+    step: spec.step,
+    what: spec.what,
+    medianMicros: median(samples),
+    minMicros: Math.min(...samples),
+    maxMicros: Math.max(...samples),
+    batches: options.batches,
+    perBatch,
+  };
+}

@@ -1,0 +1,17 @@
+/** Target 1: Baton itself (createServer, as production wires it), serving the bench tools. */
+import { randomBytes } from 'node:crypto';
+import { createServer } from '../../server/create-server.js';
+import { KeyRing, silentLogger } from '../../server/engine/index.js';
+import { benchTools } from '../tools/index.js';
+import type { StartedTarget } from './started-target.js';
+
+export async function startBaton(): Promise<StartedTarget> {
+  const baton = createServer({
+    tools: benchTools,
+    keyRing: new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]),
+    logger: silentLogger,
+    host: '127.0.0.1',
+  });
+  const { server, url } = await baton.listen(0, '127.0.0.1');
+  return { url, server };
+}

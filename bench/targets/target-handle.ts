@@ -1,0 +1,150 @@
+/**
+ * The runner's side of a target: spawns `target-process.ts` (pinned to the server core with
+ * `taskset` when there is one), waits for its URL, samples its CPU and memory over IPC, and stops
+ * it by PID. Every target started here is stopped on exit, on SIGINT/SIGTERM and on errors.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TargetKind, TargetMessage, Usage, UsageRequest } from './target-protocol.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const STDERR_LIMIT = 16 * 1024;
+
+export interface TargetHandle {
+  kind: TargetKind;
+  pid: number;
+  url: string;
+  usage(options?: { gc?: boolean }): Promise<Usage>;
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  /** CPU list for `taskset -c` (e.g. "0"), or undefined to leave the process unpinned. */
+  cpus?: string;
+  readyTimeoutMs?: number;
+}
+
+const live = new Map<number, ChildProcess>();
+
+/** Kills every target still running (SIGKILL): the last resort on exit and signals. */
+export function killAllTargets(): void {
+  for (const [pid] of live) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+  live.clear();
+}
+
+let hooksInstalled = false;
+function installExitHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.once('exit', killAllTargets);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`bench: ${signal}, stopping targets\n`);
+      killAllTargets();
+      process.exit(130);
+    });
+  }
+}
+
+export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}): Promise<TargetHandle> {
+  installExitHooks();
+  const nodeArgs = ['--expose-gc', '--import', 'tsx', 'bench/targets/target-process.ts', kind];
+  const [command, args] = options.cpus
+    ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs];
+  const child = spawn(command, args as string[], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  if (child.pid === undefined) throw new Error(`could not spawn the ${kind} target`);
+  const pid = child.pid;
+  live.set(pid, child);
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_LIMIT);
+  });
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      live.delete(pid);
+      resolve();
+    }),
+  );
+
+  const pending = new Map<number, (usage: Usage) => void>();
+  let nextId = 1;
+  const ready = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${kind} target (pid ${pid}) not ready in time:\n${stderr}`)),
+      options.readyTimeoutMs ?? 30_000,
+    );
+    child.on('message', (message: TargetMessage) => {
+      if (message.type === 'ready') {
+        clearTimeout(timer);
+        resolve(message.url);
+      } else if (message.type === 'usage') {
+        pending.get(message.id)?.(message);
+        pending.delete(message.id);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} target (pid ${pid}) exited (${code ?? signal}):\n${stderr}`));
+    });
+  });
+
+  async function stop(): Promise<void> {
+    if (!live.has(pid)) return;
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }, 3000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  let url: string;
+  try {
+    url = await ready;
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    kind,
+    pid,
+    url,
+    usage(usageOptions = {}) {
+      return new Promise<Usage>((resolve, reject) => {
+        if (!child.connected) return reject(new Error(`${kind} target (pid ${pid}) is gone:\n${stderr}`));
+        const id = nextId++;
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`${kind} target (pid ${pid}) did not report its usage`));
+        }, 10_000);
+        pending.set(id, (usage) => {
+          clearTimeout(timer);
+          resolve(usage);
+        });
+        const request: UsageRequest = { type: 'usage', id, ...(usageOptions.gc ? { gc: true } : {}) };
+        child.send(request);
+      });
+    },
+    stop,
+  };
+}

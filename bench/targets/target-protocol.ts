@@ -1,0 +1,21 @@
+/** The IPC messages between the bench runner and a target child process. */
+
+export type TargetKind = 'baton' | 'sdk' | 'floor';
+
+export const TARGET_KINDS: readonly TargetKind[] = ['baton', 'sdk', 'floor'];
+
+export interface UsageRequest {
+  type: 'usage';
+  id: number;
+  /** Run a full GC before reading memory (needs `--expose-gc`). */
+  gc?: boolean;
+}
+
+export interface Usage {
+  /** `process.cpuUsage()` of the target, in µs since it started. */
+  cpu: { user: number; system: number };
+  rss: number;
+  heapUsed: number;
+}
+
+export type TargetMessage = { type: 'ready'; url: string; pid: number } | ({ type: 'usage'; id: number } & Usage);
