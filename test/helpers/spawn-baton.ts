@@ -22,6 +22,8 @@ export interface SpawnBatonOptions {
   env?: Record<string, string>;
   /** How long to wait for GET /healthz to answer (default 20 s: tsx compiles on first start). */
   readyTimeoutMs?: number;
+  /** Extra arguments after `serve`, e.g. `['--workers', '2']` or `['--conformance']`. */
+  args?: string[];
   /** How many fresh ports to try when the chosen one was taken in the meantime (default 3). */
   portAttempts?: number;
 }
@@ -96,7 +98,7 @@ async function spawnOnce(
   options: SpawnBatonOptions,
   track: (stop: Stopper) => void,
 ): Promise<BatonInstance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve', ...(options.args ?? [])], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...options.env, PORT: String(port), HOST: LOOPBACK, BATON_KEYS: options.keys },
     stdio: ['ignore', 'ignore', 'pipe'],
