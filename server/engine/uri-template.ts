@@ -27,9 +27,14 @@ export function parseUriTemplate(template: string): UriTemplate {
       const found = regex.exec(uri);
       if (!found) return undefined;
       const values: Record<string, string> = {};
-      variables.forEach((name, index) => {
-        values[name] = decodeURIComponent(found[index + 1]!);
-      });
+      try {
+        variables.forEach((name, index) => {
+          values[name] = decodeURIComponent(found[index + 1]!);
+        });
+      } catch {
+        // A malformed percent-escape names no resource of this template.
+        return undefined;
+      }
       return values;
     },
   };

@@ -1,27 +1,26 @@
 /**
  * Caps the requests one instance works on at once, so one client flooding it cannot starve the
- * rest. Over the cap: 503 with Retry-After, and a JSON-RPC error that names the limit.
+ * rest. A request takes a slot only once its body has arrived: a client that opens many requests
+ * and sends their bodies slowly must not hold the slots honest requests need (body reads have
+ * their own time limit instead). Over the cap: 503 with Retry-After and a message naming it.
  */
-import type { Middleware } from 'koa';
+export class ConcurrencyGate {
+  #active = 0;
 
-export function concurrencyLimit(max: number): Middleware {
-  let active = 0;
-  return async (ctx, next) => {
-    if (active >= max) {
-      ctx.status = 503;
-      ctx.set('Retry-After', '1');
-      ctx.type = 'application/json';
-      ctx.body = JSON.stringify({
-        jsonrpc: '2.0',
-        error: { code: -32603, message: `Server busy: over the limit of ${max} concurrent requests; retry shortly` },
-      });
-      return;
-    }
-    active += 1;
-    try {
-      await next();
-    } finally {
-      active -= 1;
-    }
-  };
+  constructor(readonly max: number) {}
+
+  /** Takes a slot, or returns false when all are taken. */
+  tryEnter(): boolean {
+    if (this.#active >= this.max) return false;
+    this.#active += 1;
+    return true;
+  }
+
+  leave(): void {
+    this.#active -= 1;
+  }
+
+  get busyMessage(): string {
+    return `Server busy: over the limit of ${this.max} concurrent requests; retry shortly`;
+  }
 }

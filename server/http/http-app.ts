@@ -7,7 +7,7 @@ import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
 import { ANONYMOUS, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
-import { concurrencyLimit } from './concurrency-limit.js';
+import { ConcurrencyGate } from './concurrency-limit.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
 import { protectedResourceRouter, resourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
 import { originGuard, type OriginPolicy } from './origin-guard.js';
@@ -27,11 +27,14 @@ export interface HttpAppOptions {
   routers?: Router[];
   /** Requests one instance works on at once before answering 503 (256). */
   maxConcurrentRequests?: number;
+  /** Time a client has to send the whole body once the headers arrived (10 s), else 408. */
+  bodyTimeoutMs?: number;
   /** Serves RFC 9728 metadata and names it in 401 challenges (set together with `authenticate`). */
   protectedResource?: ProtectedResourceOptions;
 }
 
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 256;
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -42,8 +45,9 @@ export function createHttpApp(options: HttpAppOptions): Koa {
 
   router.post(
     path,
-    concurrencyLimit(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
     mcpEndpoint({
+      gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
       dispatcher: options.dispatcher,
       authenticate: options.authenticate ?? (async () => ANONYMOUS),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,

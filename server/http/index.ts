@@ -3,6 +3,7 @@ export {
   createHttpApp,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
+  DEFAULT_BODY_TIMEOUT_MS,
   type HttpAppOptions,
 } from './http-app.js';
 export { AuthenticationError, bearerChallenge, type Authenticate, type AuthenticationFailure } from './authenticate.js';
@@ -13,6 +14,6 @@ export {
   WELL_KNOWN,
   type ProtectedResourceOptions,
 } from './protected-resource.js';
-export { concurrencyLimit } from './concurrency-limit.js';
+export { ConcurrencyGate } from './concurrency-limit.js';
 export { originGuard, isLoopbackHost, LOOPBACK_HOSTS, type OriginPolicy } from './origin-guard.js';
 export { decodeHeaderValue } from './standard-headers.js';

@@ -3,9 +3,17 @@
  * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
  */
 import type { Middleware } from 'koa';
-import { ErrorCode, errorResponse, parseJson, ProtocolError, type McpDispatcher } from '../protocol/index.js';
+import {
+  ErrorCode,
+  errorResponse,
+  parseJson,
+  ProtocolError,
+  readableId,
+  type McpDispatcher,
+} from '../protocol/index.js';
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
-import { BodyTooLargeError, readBody } from './read-body.js';
+import type { ConcurrencyGate } from './concurrency-limit.js';
+import { BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck } from './standard-headers.js';
 
@@ -13,6 +21,8 @@ export interface McpEndpointOptions {
   dispatcher: McpDispatcher;
   authenticate: Authenticate;
   maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  gate: ConcurrencyGate;
   /** Named in 401 challenges when the server is protected (RFC 9728). */
   resourceMetadataUrl?: string;
 }
@@ -40,8 +50,12 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
 
     let message: unknown;
     try {
-      message = parseJson(await readBody(ctx.req, options.maxBodyBytes));
+      message = parseJson(await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs));
     } catch (error) {
+      if (error instanceof BodyTimeoutError) {
+        // The socket is gone; nothing can be answered.
+        return;
+      }
       if (error instanceof BodyTooLargeError) {
         channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
         return;
@@ -53,12 +67,25 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       throw error;
     }
 
-    const outcome = await options.dispatcher.dispatch(message, {
-      principal,
-      signal: controller.signal,
-      checkTransport: standardHeaderCheck(ctx.req.headers),
-      notify: (notification) => channel.notify(notification),
-    });
+    if (!options.gate.tryEnter()) {
+      ctx.set('Retry-After', '1');
+      channel.finish(
+        503,
+        errorResponse(readableId(message), new ProtocolError(ErrorCode.InternalError, options.gate.busyMessage)),
+      );
+      return;
+    }
+    let outcome;
+    try {
+      outcome = await options.dispatcher.dispatch(message, {
+        principal,
+        signal: controller.signal,
+        checkTransport: standardHeaderCheck(ctx.req.headers),
+        notify: (notification) => channel.notify(notification),
+      });
+    } finally {
+      options.gate.leave();
+    }
     switch (outcome.type) {
       case 'notification':
         // No client notifications exist on HTTP in 2026-07-28; accept and ignore (spec: 202).

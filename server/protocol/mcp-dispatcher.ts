@@ -18,6 +18,7 @@ import {
 } from './json-rpc.js';
 import { CANCELLED, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
+import { assertShallowParams } from './nesting-depth.js';
 import { methodNotFound, ProtocolError } from './protocol-error.js';
 import { assertSupportedVersion, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
@@ -81,10 +82,14 @@ export class McpDispatcher {
     const meta = readRequestMeta(params);
     transport.checkTransport?.(request, meta);
     assertSupportedVersion(meta.protocolVersion);
-    const spec = this.#options.methods[request.method];
-    if (!spec || (spec.capability && !(spec.capability in this.#options.capabilities()))) {
+    // Own properties only: a method named `constructor` or `__proto__` must not find Object's.
+    const spec = Object.hasOwn(this.#options.methods, request.method)
+      ? this.#options.methods[request.method]
+      : undefined;
+    if (!spec || (spec.capability && !Object.hasOwn(this.#options.capabilities(), spec.capability))) {
       throw methodNotFound(request.method);
     }
+    assertShallowParams(params);
     const result = await spec.handle({
       id: request.id,
       method: request.method,

@@ -1,0 +1,102 @@
+/**
+ * `GET /docs` and `GET /docs/{tools,prompts,resources}/<name>`: the generated docs as HTML pages,
+ * with the diagrams drawn in the browser by the `mermaid` package served from our own
+ * dependencies (`/docs/assets/mermaid.min.js`; no CDN, so it works without internet). The pages
+ * are the same model as the committed Markdown (server/diagrams).
+ */
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import {
+  DOCS_SCRIPT,
+  DOCS_STYLE,
+  DocsSite,
+  renderHtml,
+  type DocsContent,
+  type DocPage,
+  type FlowKind,
+} from '../diagrams/index.js';
+import { ConfigurationError, type Logger } from '../engine/index.js';
+
+export interface DocsRoutesOptions {
+  content: DocsContent;
+  logger: Logger;
+  /** Where the pages are mounted (`/docs`). */
+  base?: string;
+}
+
+// Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
+// only from this server, and nothing else may load or be framed.
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const KINDS: Record<string, FlowKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource' };
+
+function mermaidBundle(): string {
+  try {
+    return createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
+  } catch {
+    throw new ConfigurationError(
+      'The docs pages need the "mermaid" package (npm install), or turn them off with createServer({ docs: false }).',
+    );
+  }
+}
+
+export function docsRouter(options: DocsRoutesOptions): Router {
+  const base = (options.base ?? '/docs').replace(/\/$/, '');
+  const site = new DocsSite(options.content);
+  const bundle = mermaidBundle();
+  const router = new Router();
+
+  const sendPage = (ctx: Context, page: DocPage) => {
+    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'html';
+    ctx.body = renderHtml(page, base);
+  };
+  const asset = (type: string, body: () => unknown) => (ctx: Context) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.type = type;
+    ctx.body = body();
+  };
+
+  router.get(base, (ctx) => sendPage(ctx, site.index()));
+  router.get(
+    `${base}/assets/mermaid.min.js`,
+    asset('application/javascript', () => createReadStream(bundle)),
+  );
+  router.get(
+    `${base}/assets/docs.js`,
+    asset('application/javascript', () => DOCS_SCRIPT),
+  );
+  router.get(
+    `${base}/assets/docs.css`,
+    asset('text/css', () => DOCS_STYLE),
+  );
+  router.get(`${base}/:section/:name`, async (ctx) => {
+    const kind = KINDS[ctx.params.section!];
+    // Router params arrive decoded; slugs are the encoded names (a resource URI has slashes).
+    const pending = kind ? site.page(kind, encodeURIComponent(ctx.params.name!)) : undefined;
+    if (!pending) return; // 404
+    try {
+      sendPage(ctx, await pending);
+    } catch (error) {
+      options.logger.error('docs_page_failed', { page: ctx.path, error: String((error as Error)?.stack ?? error) });
+      ctx.status = 500;
+      ctx.type = 'text';
+      ctx.body = 'This page could not be generated; the server log says why.';
+    }
+  });
+  return router;
+}
