@@ -63,6 +63,22 @@ function toolCall(name: string, args: Record<string, unknown>, round: Record<str
   };
 }
 
+/** Asks /healthz on fresh connections until `count` distinct instances answered (or 20 s pass). */
+async function instancesSeen(origin: string, count: number, exclude: Set<string> = new Set()): Promise<Set<string>> {
+  const seen = new Set<string>();
+  const deadline = Date.now() + 20_000;
+  while (seen.size < count && Date.now() < deadline) {
+    try {
+      const { instance } = await freshRequest(`${origin}/healthz`, 'GET');
+      if (!exclude.has(instance)) seen.add(instance);
+      else if (exclude.size > 0) await delay(20); // waiting for a restarted worker
+    } catch {
+      await delay(20);
+    }
+  }
+  return seen;
+}
+
 /** Runs `flows` release flows, each round on a fresh connection; returns the instances that served. */
 async function releasesAcross(primary: BatonInstance, flows: number): Promise<string[]> {
   const visited = new Set<string>();
@@ -98,22 +114,6 @@ describe('baton serve --workers 2 (node:cluster)', function () {
   let primary: BatonInstance;
   const workerIds = new Set<string>();
 
-  /** Asks /healthz on fresh connections until `count` distinct instances answered (or 20 s pass). */
-  async function instancesSeen(count: number, exclude: Set<string> = new Set()): Promise<Set<string>> {
-    const seen = new Set<string>();
-    const deadline = Date.now() + 20_000;
-    while (seen.size < count && Date.now() < deadline) {
-      try {
-        const { instance } = await freshRequest(`${primary.origin}/healthz`, 'GET');
-        if (!exclude.has(instance)) seen.add(instance);
-        else if (exclude.size > 0) await delay(20); // waiting for a restarted worker
-      } catch {
-        await delay(20);
-      }
-    }
-    return seen;
-  }
-
   before(async () => {
     primary = await fleet.start({ keys: generateKeyEntry('workers'), args: ['--workers', '2'] });
   });
@@ -125,7 +125,7 @@ describe('baton serve --workers 2 (node:cluster)', function () {
   });
 
   it('answers from two worker processes, each with its own Baton-Instance', async () => {
-    const seen = await instancesSeen(2);
+    const seen = await instancesSeen(primary.origin, 2);
     for (const id of seen) workerIds.add(id);
     expect(seen.size).to.equal(2);
     const pids = [...seen].map(pidOf);
@@ -140,12 +140,12 @@ describe('baton serve --workers 2 (node:cluster)', function () {
   it('restarts a worker that dies', async () => {
     const [victim] = [...workerIds];
     process.kill(pidOf(victim!), 'SIGKILL');
-    const replacement = await instancesSeen(1, workerIds);
+    const replacement = await instancesSeen(primary.origin, 1, workerIds);
     expect(replacement.size, 'a new worker answered').to.equal(1);
     for (const id of replacement) workerIds.add(id);
     expect(isAlive(pidOf(victim!))).to.equal(false);
     // Two workers serve again: the survivor and the replacement.
-    const serving = await instancesSeen(2);
+    const serving = await instancesSeen(primary.origin, 2);
     expect(serving.size).to.equal(2);
     expect([...serving]).to.not.include(victim);
   });
@@ -166,6 +166,8 @@ describe('baton serve --workers 2 without BATON_KEYS', function () {
   it('hands the one ephemeral key to every worker, so flows still cross workers', async () => {
     const primary = await fleet.start({ keys: '', args: ['--workers', '2'] });
     expect(primary.stderr()).to.include('EPHEMERAL');
+    // Ready means one worker answers; wait for the second before spreading flows over both.
+    expect((await instancesSeen(primary.origin, 2)).size).to.equal(2);
     expect(await releasesAcross(primary, 4)).to.have.length(2);
   });
 });
