@@ -88,6 +88,8 @@ function replayOutcome(text: string): FlowOutcome {
   return recorded;
 }
 const MAX_FALLBACK_HOPS = 16;
+/** Beyond the round's time budget, how long a claim waits before its run counts as abandoned. */
+const CLAIM_MARGIN_MS = 5_000;
 
 /** What a sealed state is bound to, computed from the request being served. */
 interface Binding {
@@ -157,7 +159,12 @@ export class FlowEngine {
     const { id, expiresAt } = resumed.claims;
     let claim: GuardClaim;
     try {
-      claim = await this.#guard.claim(id, Math.max(1, expiresAt - Math.floor(this.#clock() / 1000)));
+      const budget = call.flow.timeBudgetMs ?? this.#budget;
+      claim = await this.#guard.claim(
+        id,
+        Math.max(1, expiresAt - Math.floor(this.#clock() / 1000)),
+        this.#clock() + budget + CLAIM_MARGIN_MS,
+      );
     } catch (error) {
       this.#logger.error('replay_guard_unavailable', { target: binding.target, error: String(error) });
       throw new EngineError('guard_unavailable', 'The single-use guard is unavailable; nothing was run');
@@ -166,6 +173,9 @@ export class FlowEngine {
       throw new EngineError('state_in_use', 'This requestState is being processed by another request');
     }
     if (claim.status === 'settled') return replayOutcome(claim.outcome);
+    if (claim.status === 'abandoned') {
+      throw new EngineError('state_consumed', 'This requestState was already used; start the call again');
+    }
 
     let record: RecordedOutcome | undefined;
     try {

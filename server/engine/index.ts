@@ -46,6 +46,7 @@ export { reportProgress, PROGRESS_EVENT, type ProgressReport, type UnsupportedEv
 export type { Progress } from './flow-engine.js';
 export { respondWith } from './instant-machine.js';
 export { machineProblems } from './machine-checks.js';
+export { withActorInputs, type ActorInput } from './machine-json.js';
 export {
   definePrompt,
   type PromptDefinition,

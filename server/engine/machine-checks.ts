@@ -1,9 +1,11 @@
 /**
  * Start-up checks shared by every machine-backed primitive (tools, prompts, resources): input
  * states must ask a well-formed question, handle its answers, run no work while waiting, and use
- * unique keys; the initial context must survive superjson.
+ * unique keys; every action, guard, actor and delay named must be implemented; the initial
+ * context must survive superjson.
  */
 import { getInitialSnapshot, type AnyStateMachine, type AnyStateNode } from 'xstate';
+import { missingImplementations } from './implementation-checks.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from './input-states.js';
 import { findUnserializable } from './serializable-context.js';
 
@@ -92,6 +94,7 @@ export function machineProblems(label: string, machine: AnyStateMachine | undefi
   }
   const keys = new Map<string, string>();
   eachStateNode(machine.root, (node) => problems.push(...questionProblems(label, node, keys)));
+  problems.push(...missingImplementations(label, machine));
   try {
     const initial = getInitialSnapshot(machine, exampleInput ?? {});
     // XState reports a throwing context factory as an error snapshot, not as an exception.

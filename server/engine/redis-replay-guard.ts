@@ -4,7 +4,7 @@
  * cannot be reached the guard throws, and single-use flows fail closed (nothing runs).
  */
 import { Redis } from 'ioredis';
-import { GUARD_PENDING, type GuardClaim, type ReplayGuard } from './replay-guard.js';
+import { pendingValue, readClaim, type GuardClaim, type ReplayGuard } from './replay-guard.js';
 
 export interface RedisReplayGuardOptions {
   url: string;
@@ -17,34 +17,56 @@ export interface RedisReplayGuardOptions {
 export class RedisReplayGuard implements ReplayGuard {
   readonly #redis: Redis;
   readonly #prefix: string;
+  readonly #timeoutMs: number;
 
   constructor(options: RedisReplayGuardOptions) {
     this.#prefix = options.prefix ?? 'baton:state:';
+    this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#redis = new Redis(options.url, {
       lazyConnect: false,
       // Fail fast instead of queueing: a single-use call must not wait for Redis to come back.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
-      commandTimeout: options.commandTimeoutMs ?? 2000,
+      commandTimeout: this.#timeoutMs,
     });
     // Connection errors surface on each command; without a listener ioredis logs every retry.
     this.#redis.on('error', () => {});
   }
 
-  async claim(id: string, ttlSeconds: number): Promise<GuardClaim> {
+  /** Commands fail at once while disconnected (no offline queue), so wait briefly for a connection. */
+  async #connected(): Promise<void> {
+    if (this.#redis.status === 'ready') return;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#redis.off('ready', onReady);
+        reject(new Error(`Redis not ready within ${this.#timeoutMs} ms`));
+      }, this.#timeoutMs);
+      const onReady = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.#redis.once('ready', onReady);
+    });
+  }
+
+  async claim(id: string, ttlSeconds: number, runDeadline: number): Promise<GuardClaim> {
+    await this.#connected();
     const key = this.#prefix + id;
-    const set = await this.#redis.set(key, GUARD_PENDING, 'EX', Math.max(1, ttlSeconds), 'NX');
+    const set = await this.#redis.set(key, pendingValue(runDeadline), 'EX', Math.max(1, ttlSeconds), 'NX');
     if (set === 'OK') return { status: 'claimed' };
     const value = await this.#redis.get(key);
-    if (value === null) return this.claim(id, ttlSeconds); // expired between the two commands
-    return value === GUARD_PENDING ? { status: 'in_progress' } : { status: 'settled', outcome: value };
+    if (value === null) return this.claim(id, ttlSeconds, runDeadline); // expired between the two commands
+    // Instances' clocks are compared here: keep them in sync (NTP), as for state expiry.
+    return readClaim(value, Date.now());
   }
 
   async settle(id: string, outcome: string): Promise<void> {
+    await this.#connected();
     await this.#redis.set(this.#prefix + id, outcome, 'KEEPTTL', 'XX');
   }
 
   async release(id: string): Promise<void> {
+    await this.#connected();
     await this.#redis.del(this.#prefix + id);
   }
 

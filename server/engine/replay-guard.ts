@@ -10,19 +10,39 @@ export type GuardClaim =
   | { status: 'claimed' }
   /** Another request holds the claim right now. */
   | { status: 'in_progress' }
+  /**
+   * A claim whose run never settled within its deadline: the instance running it died. Its
+   * effect may have happened, so the state is never run again.
+   */
+  | { status: 'abandoned' }
   /** Already run: the serialized outcome of that run. */
   | { status: 'settled'; outcome: string };
 
 export interface ReplayGuard {
-  /** Atomically claims `id` for `ttlSeconds` (the state's remaining lifetime). */
-  claim(id: string, ttlSeconds: number): Promise<GuardClaim>;
+  /**
+   * Atomically claims `id` for `ttlSeconds` (the state's remaining lifetime). The run must settle
+   * by `runDeadline` (epoch ms: the round's time budget and a margin), or the claim is abandoned.
+   */
+  claim(id: string, ttlSeconds: number, runDeadline: number): Promise<GuardClaim>;
   /** Records the outcome of the claimed run, kept until the claim expires. */
   settle(id: string, outcome: string): Promise<void>;
   /** Gives the claim back: the round was refused before anything ran. */
   release(id: string): Promise<void>;
 }
 
-const PENDING = '\u0000pending';
+const PENDING = '\u0000pending:';
+
+/** The value a claim holds while its run is going: a marker and the run's deadline. */
+export function pendingValue(runDeadline: number): string {
+  return `${PENDING}${runDeadline}`;
+}
+
+/** Reads a stored value back into a claim result, as seen at `now`. */
+export function readClaim(value: string, now: number): GuardClaim {
+  if (!value.startsWith(PENDING)) return { status: 'settled', outcome: value };
+  const deadline = Number(value.slice(PENDING.length));
+  return Number.isFinite(deadline) && deadline < now ? { status: 'abandoned' } : { status: 'in_progress' };
+}
 
 /** One instance only: a fleet shares a Redis guard. Bounded, and expiring with the states. */
 export class MemoryReplayGuard implements ReplayGuard {
@@ -35,14 +55,12 @@ export class MemoryReplayGuard implements ReplayGuard {
     this.#maxEntries = options.maxEntries ?? 100_000;
   }
 
-  async claim(id: string, ttlSeconds: number): Promise<GuardClaim> {
+  async claim(id: string, ttlSeconds: number, runDeadline: number): Promise<GuardClaim> {
     const now = this.#clock();
     const existing = this.#entries.get(id);
-    if (existing && existing.expiresAt > now) {
-      return existing.value === PENDING ? { status: 'in_progress' } : { status: 'settled', outcome: existing.value };
-    }
+    if (existing && existing.expiresAt > now) return readClaim(existing.value, now);
     this.#evict(now);
-    this.#entries.set(id, { value: PENDING, expiresAt: now + ttlSeconds * 1000 });
+    this.#entries.set(id, { value: pendingValue(runDeadline), expiresAt: now + ttlSeconds * 1000 });
     return { status: 'claimed' };
   }
 
@@ -63,5 +81,3 @@ export class MemoryReplayGuard implements ReplayGuard {
     while (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
   }
 }
-
-export const GUARD_PENDING = PENDING;

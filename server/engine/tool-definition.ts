@@ -3,7 +3,7 @@
  * The machine's input is the call's `arguments` (already validated against `inputSchema`); its
  * output becomes the tool result (see tool-result.ts).
  */
-import type { AnyStateMachine } from 'xstate';
+import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { FlowDefinition, FlowOptions } from './flow-definition.js';
 
 export interface ToolAnnotations {
@@ -26,6 +26,17 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
   machine: TMachine;
   /** Example arguments: used for start-up checks and documentation. */
   exampleArguments?: Record<string, unknown>;
+  /**
+   * Answers the generated docs give, by question key, as `inputResponses` values (an array gives
+   * one per time the question is asked). Questions not listed are answered from their schema.
+   */
+  exampleAnswers?: Record<string, unknown>;
+  /**
+   * Stand-ins for invoked actors, by name, when the docs run the example (`machine.provide`). The
+   * docs really run the happy path, so give one for every actor with an effect that must not
+   * happen (a real deploy) or that waits on the user outside the conversation.
+   */
+  exampleActors?: Record<string, AnyActorLogic>;
 }
 
 export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>

@@ -17,12 +17,16 @@ export function toProtocolError(error: EngineError): ProtocolError {
         requiredCapabilities: error.data?.requiredCapabilities ?? {},
       });
     case 'state_in_use':
+      // `data.reason` lets a client tell "retry shortly" from a refusal without reading the text.
       return new ProtocolError(
         ErrorCode.InvalidParams,
         'Invalid params: this requestState is being processed by another request; retry shortly',
+        { reason: 'request_state_in_use' },
       );
     case 'state_consumed':
-      return new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: this requestState was already used');
+      return new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: this requestState was already used', {
+        reason: 'request_state_used',
+      });
     case 'guard_unavailable':
       return new ProtocolError(
         ErrorCode.InternalError,

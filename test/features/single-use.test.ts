@@ -70,7 +70,7 @@ describe('single-use states', () => {
       expect(results).to.have.length(1);
       expect(errors).to.have.length(1);
       expect(errors[0]!.body.error.code).to.equal(-32602);
-      expect(errors[0]!.body.error.message).to.match(/being processed/);
+      expect(errors[0]!.body.error.data).to.deep.equal({ reason: 'request_state_in_use' });
     });
 
     it('gives the claim back when the answers are malformed, so a corrected resend runs', async () => {
@@ -174,6 +174,19 @@ describe('single-use states', () => {
       const winner = responses.find((r) => r.body.result)!;
       expect(later.body.result).to.deep.equal(winner.body.result);
       expect(counter.deployments).to.equal(1);
+    });
+
+    it('refuses, as already used, a state whose run died before settling (no retry loop)', async () => {
+      // What an instance that crashed mid-round leaves behind: a pending claim past its deadline.
+      const guard = new RedisReplayGuard({ url: redis.url });
+      try {
+        expect(await guard.claim('crashed', 60, Date.now() - 1)).to.deep.equal({ status: 'claimed' });
+        expect(await guard.claim('crashed', 60, Date.now() + 1000)).to.deep.equal({ status: 'abandoned' });
+        expect(await guard.claim('running', 60, Date.now() + 60_000)).to.deep.equal({ status: 'claimed' });
+        expect(await guard.claim('running', 60, Date.now() + 60_000)).to.deep.equal({ status: 'in_progress' });
+      } finally {
+        await guard.close();
+      }
     });
 
     it('fails closed for single-use states when Redis is down, while other flows keep working', async () => {
