@@ -18,11 +18,16 @@ export interface BenchOptions {
   /** Flows for the memory check (0 skips it) and the warm-up before it. */
   memoryFlows: number;
   memoryWarmupFlows: number;
+  /** Upper bound on the memory check's duration, in seconds. */
+  memoryMaxSeconds: number;
   micro: boolean;
   microBatches: number;
   microBatchMs: number;
   /** Where the report goes, or undefined to write none. */
   output: string | undefined;
+  /** Where the raw results go (JSON), and a file to write the report from instead of measuring. */
+  save: string;
+  from: string | undefined;
 }
 
 export const USAGE = `Usage: npm run bench [-- options]
@@ -35,8 +40,11 @@ export const USAGE = `Usage: npm run bench [-- options]
   --flows <list>          ${BENCH_FLOWS.map((f) => f.label).join(',')} (default: all)
   --targets <list>        ${TARGET_KINDS.join(',')} (default: all)
   --memory-flows <n>      flows for the RSS check (full: 100000, quick: 2000; 0 skips it)
+  --memory-seconds <s>    stop the RSS check after this long in any case (full: 240, quick: 20)
   --no-micro              skip the engine micro-benchmarks
   --output <file>         report file (full: docs/benchmarks.md); --no-output writes none
+  --save <file>           raw results as JSON (default .artifacts/bench-results.json)
+  --from <file>           write the report from saved results instead of measuring
 `;
 
 function list(value: string): string[] {
@@ -64,10 +72,13 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
     durationMs: quick ? 1000 : 5000,
     memoryFlows: quick ? 2000 : 100_000,
     memoryWarmupFlows: quick ? 500 : 5000,
+    memoryMaxSeconds: quick ? 20 : 240,
     micro: true,
     microBatches: quick ? 3 : 7,
     microBatchMs: quick ? 5 : 20,
     output: quick ? undefined : 'docs/benchmarks.md',
+    save: '.artifacts/bench-results.json',
+    from: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -104,6 +115,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
         options.memoryFlows = Math.round(positive(flag, value()));
         options.memoryWarmupFlows = Math.min(options.memoryWarmupFlows, Math.max(100, options.memoryFlows / 10));
         break;
+      case '--memory-seconds':
+        options.memoryMaxSeconds = positive(flag, value());
+        break;
       case '--no-micro':
         options.micro = false;
         break;
@@ -112,6 +126,12 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
         break;
       case '--no-output':
         options.output = undefined;
+        break;
+      case '--save':
+        options.save = value();
+        break;
+      case '--from':
+        options.from = value();
         break;
       case '--help':
       case '-h':
@@ -129,7 +149,10 @@ export function parseBenchOptions(argv: string[]): BenchOptions {
 export function estimatedSeconds(options: BenchOptions, flowsPerSecondGuess = 600): number {
   const runs = options.targets.length * options.flows.length * options.concurrency.length * options.reps;
   const matrix = (runs * (options.warmupMs + options.durationMs + 150)) / 1000;
-  const memory = (options.memoryFlows + options.memoryWarmupFlows) / flowsPerSecondGuess;
+  const memory = Math.min(
+    options.memoryMaxSeconds,
+    (options.memoryFlows + options.memoryWarmupFlows) / flowsPerSecondGuess,
+  );
   const micro = options.micro ? (options.quick ? 4 : 15) : 0;
   return Math.round(matrix + memory + micro + 5);
 }

@@ -31,6 +31,8 @@ export async function runMemoryCheck(options: {
   flows: number;
   warmupFlows: number;
   concurrency: number;
+  /** The check stops after this long even if fewer flows completed (the result says how many). */
+  maxSeconds: number;
   cpus?: string;
 }): Promise<MemoryResult> {
   const target = await spawnTarget('baton', options.cpus ? { cpus: options.cpus } : {});
@@ -54,6 +56,7 @@ export async function runMemoryCheck(options: {
       warmupMs: 0,
       durationMs: 0,
       maxFlows: options.flows,
+      maxDurationMs: options.maxSeconds * 1000,
       progressEvery: every,
       onProgress: async (flows) => {
         if (flows < options.flows) timeline.push(sample(flows, await target.usage({ gc: true })));

@@ -1,9 +1,9 @@
 /**
  * `npm run bench`: Baton against the official SDK v2 and the bare-Koa floor, side by side on
- * loopback, then the memory check and the engine micro-benchmarks; writes docs/benchmarks.md
- * (full mode) and ends with one line `bench: N passed, N failed`, N counting the target x flow
- * combinations whose every run completed without an error (a phase that crashes counts as one
- * more failure). `npm run bench -- --help` lists the options.
+ * loopback, then the memory check and the engine micro-benchmarks; saves the raw results, writes
+ * docs/benchmarks.md (full mode) and ends with one line `bench: N passed, N failed`, N counting
+ * the target x flow combinations whose every run completed without an error (a phase that fails
+ * outright counts as one more failure). `npm run bench -- --help` lists the options.
  */
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,13 +14,14 @@ import { runMemoryCheck, type MemoryResult } from './memory-check.js';
 import { runEngineSteps, type MicroResult } from './micro/engine-steps.js';
 import { barLines } from './report/bar.js';
 import { machineInfo } from './report/machine-info.js';
-import { markdownReport } from './report/markdown-report.js';
+import { markdownReport, type BenchReport } from './report/markdown-report.js';
 import { combinations } from './report/summary.js';
 import { runMatrix, type RunRecord } from './run-matrix.js';
+import { loadRun, saveRun } from './saved-run.js';
 import { killAllTargets, spawnTarget, type TargetHandle } from './targets/target-handle.js';
 
 function log(line: string): void {
-  process.stdout.write(`${line}\n`);
+  process.stdout.write(`bench: ${line}\n`);
 }
 
 function describeRun(record: RunRecord): string {
@@ -41,10 +42,109 @@ async function startTargets(options: BenchOptions, serverCpus: string | undefine
   const targets: TargetHandle[] = [];
   for (const kind of options.targets) {
     const target = await spawnTarget(kind, serverCpus ? { cpus: serverCpus } : {});
-    log(`bench: ${kind} target ready at ${target.url} (pid ${target.pid})`);
+    log(`${kind} target ready at ${target.url} (pid ${target.pid})`);
     targets.push(target);
   }
   return targets;
+}
+
+async function measureMemory(options: BenchOptions, serverCpus: string | undefined, failures: string[]) {
+  log(`memory check, ${options.memoryFlows} three-question flows on a fresh Baton…`);
+  let memory: MemoryResult | undefined;
+  try {
+    memory = await runMemoryCheck({
+      flows: options.memoryFlows,
+      warmupFlows: options.memoryWarmupFlows,
+      concurrency: 16,
+      maxSeconds: options.memoryMaxSeconds,
+      ...(serverCpus ? { cpus: serverCpus } : {}),
+    });
+  } catch (error) {
+    failures.push(`memory check: ${(error as Error).message}`);
+    return undefined;
+  }
+  const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  log(
+    `RSS ${mb(memory.afterWarmup.rss)} MB after warm-up, ${mb(memory.afterFlows.rss)} MB after ${memory.flows} flows ` +
+      `(${mb(memory.afterFlows.rss - memory.afterWarmup.rss)} MB), ${memory.errors} errors`,
+  );
+  if (memory.errors > 0) failures.push(`memory check: ${memory.errors} errors (${memory.errorSamples.join('; ')})`);
+  if (memory.flows < options.memoryFlows) {
+    log(
+      `memory check stopped after ${options.memoryMaxSeconds} s with ${memory.flows} of ${options.memoryFlows} flows`,
+    );
+  }
+  return memory;
+}
+
+async function measureMicro(options: BenchOptions, failures: string[]): Promise<MicroResult | undefined> {
+  try {
+    const micro = await runEngineSteps({ batches: options.microBatches, batchMs: options.microBatchMs });
+    for (const step of [...micro.steps, ...micro.extras]) {
+      log(`micro ${step.step.padEnd(20)} ${step.medianMicros.toFixed(1).padStart(7)} µs/op`);
+    }
+    return micro;
+  } catch (error) {
+    failures.push(`micro-benchmarks: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+async function measure(options: BenchOptions): Promise<BenchReport> {
+  const started = performance.now();
+  const pinning = pinCores();
+  const machine = machineInfo(pinning.description);
+  log(
+    `${options.quick ? 'quick' : 'full'} run, about ${estimatedSeconds(options)} s; ${pinning.description}; ` +
+      `load average ${machine.loadAtStart.toFixed(2)} on ${machine.cpus} cores`,
+  );
+  const phaseFailures: string[] = [];
+  let records: RunRecord[] = [];
+  let targets: TargetHandle[] = [];
+  try {
+    targets = await startTargets(options, pinning.serverCpus);
+    records = await runMatrix(targets, options, (record) => log(describeRun(record)));
+  } catch (error) {
+    phaseFailures.push(`matrix: ${(error as Error).message}`);
+  } finally {
+    await Promise.all(targets.map((t) => t.stop()));
+  }
+  const memory = options.memoryFlows > 0 ? await measureMemory(options, pinning.serverCpus, phaseFailures) : undefined;
+  const micro = options.micro ? await measureMicro(options, phaseFailures) : undefined;
+  machine.loadAtEnd = os.loadavg()[0]!;
+  return {
+    options,
+    machine,
+    records,
+    combinations: combinations(records),
+    ...(memory ? { memory } : {}),
+    ...(micro ? { micro } : {}),
+    seconds: (performance.now() - started) / 1000,
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    phaseFailures,
+  };
+}
+
+/** Prints the bar and the failures, writes the report, and returns the number of failures. */
+function finish(report: BenchReport, options: BenchOptions): number {
+  for (const line of barLines(report.records, report.memory)) {
+    const verdict = line.met === undefined ? '' : line.met ? ' met' : ' NOT MET';
+    log(`bar ${line.criterion}: ${line.measured ?? '–'} (bar ${line.bar})${verdict}`);
+  }
+  for (const failure of report.phaseFailures) log(`FAILED ${failure}`);
+  for (const combo of report.combinations.filter((c) => !c.passed)) {
+    log(`FAILED ${combo.target} × ${combo.flow}: ${combo.problems.join('; ')}`);
+  }
+  if (options.output) {
+    writeFileSync(options.output, markdownReport(report));
+    log(`wrote ${options.output}`);
+  }
+  const expected = report.options.targets.length * report.options.flows.length;
+  const passed = report.combinations.filter((c) => c.passed).length;
+  const missing = Math.max(0, expected - report.combinations.length);
+  const failed = report.combinations.length - passed + missing + report.phaseFailures.length;
+  log(`${passed} passed, ${failed} failed`);
+  return failed;
 }
 
 async function main(): Promise<number> {
@@ -55,92 +155,15 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
-  const started = performance.now();
-  const pinning = pinCores();
-  const machine = machineInfo(pinning.description);
-  log(
-    `bench: ${options.quick ? 'quick' : 'full'} run, about ${estimatedSeconds(options)} s; ${pinning.description}; ` +
-      `load average ${os.loadavg()[0]!.toFixed(2)} on ${machine.cpus} cores`,
-  );
-
-  let crashed = 0;
-  let records: RunRecord[] = [];
-  let targets: TargetHandle[] = [];
-  try {
-    targets = await startTargets(options, pinning.serverCpus);
-    records = await runMatrix(targets, options, (record) => log(`bench: ${describeRun(record)}`));
-  } catch (error) {
-    crashed++;
-    log(`bench: the matrix stopped: ${(error as Error).message}`);
-  } finally {
-    await Promise.all(targets.map((t) => t.stop()));
+  let report: BenchReport;
+  if (options.from) {
+    report = loadRun(options.from);
+  } else {
+    report = await measure(options);
+    saveRun(options.save, report);
+    log(`saved the raw results to ${options.save}; finished in ${report.seconds.toFixed(0)} s`);
   }
-
-  let memory: MemoryResult | undefined;
-  if (options.memoryFlows > 0) {
-    try {
-      log(`bench: memory check, ${options.memoryFlows} three-question flows on a fresh Baton…`);
-      memory = await runMemoryCheck({
-        flows: options.memoryFlows,
-        warmupFlows: options.memoryWarmupFlows,
-        concurrency: 16,
-        ...(pinning.serverCpus ? { cpus: pinning.serverCpus } : {}),
-      });
-      const growth = (memory.afterFlows.rss - memory.afterWarmup.rss) / 2 ** 20;
-      log(
-        `bench: RSS ${(memory.afterWarmup.rss / 2 ** 20).toFixed(1)} MB after warm-up, ` +
-          `${(memory.afterFlows.rss / 2 ** 20).toFixed(1)} MB after ${memory.flows} flows (${growth.toFixed(1)} MB), ` +
-          `${memory.errors} errors`,
-      );
-      if (memory.errors > 0 || memory.flows < options.memoryFlows) {
-        crashed++;
-        log(`bench: memory check had errors: ${memory.errorSamples.join('; ')}`);
-      }
-    } catch (error) {
-      crashed++;
-      log(`bench: memory check failed: ${(error as Error).message}`);
-    }
-  }
-
-  let micro: MicroResult | undefined;
-  if (options.micro) {
-    try {
-      micro = await runEngineSteps({ batches: options.microBatches, batchMs: options.microBatchMs });
-      for (const step of [...micro.steps, ...micro.extras]) {
-        log(`bench: micro ${step.step.padEnd(20)} ${step.medianMicros.toFixed(1).padStart(7)} µs/op`);
-      }
-    } catch (error) {
-      crashed++;
-      log(`bench: micro-benchmarks failed: ${(error as Error).stack ?? String(error)}`);
-    }
-  }
-
-  machine.loadAtEnd = os.loadavg()[0]!;
-  const combos = combinations(records);
-  for (const line of barLines(records, memory)) {
-    log(
-      `bench: bar ${line.criterion}: ${line.measured ?? '–'} (bar ${line.bar}) ${line.met === undefined ? '' : line.met ? 'met' : 'NOT MET'}`,
-    );
-  }
-  for (const combo of combos.filter((c) => !c.passed))
-    log(`bench: FAILED ${combo.target} × ${combo.flow}: ${combo.problems.join('; ')}`);
-  const expected = options.targets.length * options.flows.length;
-  const missing = Math.max(0, expected - combos.length);
-  const passed = combos.filter((c) => c.passed).length;
-  const failed = combos.length - passed + missing + crashed;
-
-  if (options.output) {
-    const seconds = (performance.now() - started) / 1000;
-    const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
-    writeFileSync(
-      options.output,
-      markdownReport({ options, machine, records, combinations: combos, memory, micro, seconds, command }),
-    );
-    log(`bench: wrote ${options.output}`);
-  }
-  log(`bench: finished in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  log(`bench: ${passed} passed, ${failed} failed`);
-  return failed > 0 ? 1 : 0;
+  return finish(report, options) > 0 ? 1 : 0;
 }
 
 main().then(

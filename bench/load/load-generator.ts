@@ -21,6 +21,8 @@ export interface LoadOptions {
   durationMs: number;
   /** Count-bounded mode: no warm-up or window; stop once this many flows completed. */
   maxFlows?: number;
+  /** Count-bounded mode: stop anyway after this long (a slow machine must not run for ever). */
+  maxDurationMs?: number;
   /** Called when the measured window opens and closes (the runner samples server CPU there). */
   onWindowStart?: () => Promise<void> | void;
   onWindowEnd?: () => Promise<void> | void;
@@ -145,6 +147,13 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   let cpuUsed = { user: 0, system: 0 };
   const timers: NodeJS.Timeout[] = [];
   let windowClosed: Promise<void> = Promise.resolve();
+  if (countBounded && options.maxDurationMs !== undefined) {
+    timers.push(
+      setTimeout(() => {
+        stopped = true;
+      }, options.maxDurationMs),
+    );
+  }
   if (!countBounded) {
     const windowOpened = new Promise<void>((resolve, reject) => {
       timers.push(

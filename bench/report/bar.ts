@@ -21,6 +21,7 @@ export const BAR = {
   batonOverSdkP99: 1 / 5,
   stateBytes: 600,
   rssGrowthBytes: 10 * 2 ** 20,
+  memoryFlows: 100_000,
 };
 
 interface Cell {
@@ -87,12 +88,17 @@ export function barLines(records: RunRecord[], memory: MemoryResult | undefined)
     met: state ? state <= BAR.stateBytes : undefined,
   });
 
+  // The bar is about 100k flows: a shorter check is reported, not judged.
   const growth = memory ? memory.afterFlows.rss - memory.afterWarmup.rss : undefined;
+  const enough = memory !== undefined && memory.flows >= BAR.memoryFlows;
   lines.push({
-    criterion: memory ? `RSS growth over ${memory.flows.toLocaleString('en')} flows` : 'RSS growth over 100k flows',
+    criterion: 'RSS growth over 100k flows (after warm-up)',
     bar: '≤ 10 MB',
-    measured: growth === undefined ? undefined : `${(growth / 2 ** 20).toFixed(1)} MB`,
-    met: growth === undefined ? undefined : growth <= BAR.rssGrowthBytes,
+    measured:
+      growth === undefined
+        ? undefined
+        : `${(growth / 2 ** 20).toFixed(1)} MB${enough ? '' : ` (over ${memory!.flows.toLocaleString('en')} flows only)`}`,
+    met: growth === undefined || !enough ? undefined : growth <= BAR.rssGrowthBytes,
   });
   return lines;
 }

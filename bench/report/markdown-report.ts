@@ -23,6 +23,8 @@ export interface BenchReport {
   micro?: MicroResult;
   seconds: number;
   command: string;
+  /** Phases that failed outright (the matrix, the memory check, the micro-benchmarks). */
+  phaseFailures: string[];
 }
 
 const TARGET_NAMES: Record<TargetKind, string> = {
@@ -113,21 +115,25 @@ ${table(
 
 function ratioSection(report: BenchReport): string {
   const rows = pairs(report).map(({ flow, c }) => {
-    const r = (b: TargetKind, metric: Metric) =>
-      range(ratio(report.records, flow.label, c, 'baton', b, metric), 2, 'x');
+    const r = (a: TargetKind, b: TargetKind, metric: Metric) =>
+      range(ratio(report.records, flow.label, c, a, b, metric), 2, 'x');
     return [
       flow.label,
       String(c),
-      r('sdk', metrics.flowsPerSecond),
-      r('floor', metrics.flowsPerSecond),
-      r('sdk', metrics.p99),
-      r('floor', metrics.p99),
-      r('sdk', metrics.serverCpu),
+      r('baton', 'sdk', metrics.flowsPerSecond),
+      r('baton', 'floor', metrics.flowsPerSecond),
+      r('baton', 'sdk', metrics.p99),
+      r('baton', 'floor', metrics.p99),
+      r('sdk', 'baton', metrics.serverCpu),
+      r('floor', 'baton', metrics.serverCpu),
     ];
   });
   return `## Ratios
 
-Median over repetitions, with the min–max in brackets. Above 1 means Baton has more of it.
+Median over repetitions, with the min–max in brackets. The last two columns divide the other
+target's server CPU per request by Baton's: the throughput ratio each pair would have with a core
+of its own, and the figure least disturbed by other work on the machine (requests per flow are the
+same on every target).
 
 ${table(
   [
@@ -137,7 +143,8 @@ ${table(
     'flows/s Baton ÷ floor',
     'p99 Baton ÷ SDK',
     'p99 Baton ÷ floor',
-    'CPU/request Baton ÷ SDK',
+    'CPU/request SDK ÷ Baton',
+    'CPU/request floor ÷ Baton',
   ],
   rows,
 )}`;
@@ -164,6 +171,7 @@ function targetSection(report: BenchReport): string {
         m(metrics.serverCpu),
         m(metrics.serverShare, 2),
         m(metrics.clientCpu),
+        m(metrics.clientShare, 2),
         `${m(metrics.requestBytes)} / ${m(metrics.responseBytes)}`,
         String(errors),
       ]);
@@ -172,8 +180,8 @@ function targetSection(report: BenchReport): string {
   return `## Each target
 
 Medians over repetitions. Latencies in ms per request (p50/p90/p99) and per flow (p99); server CPU
-in µs per request and as a share of one core; the generator's own CPU in µs per request (near
-1,000,000 ÷ requests/s it was the bottleneck, not the server); body bytes per request sent / received.
+in µs per request and as a share of one core; the generator's own CPU likewise (a share near 1
+means the generator, not the server, was the limit); body bytes per request sent / received.
 
 ${table(
   [
@@ -189,11 +197,44 @@ ${table(
     'server µs/req',
     'server core',
     'generator µs/req',
+    'generator core',
     'bytes out / in',
     'errors',
   ],
   rows,
 )}`;
+}
+
+function notesSection(report: BenchReport): string {
+  const share = (target: TargetKind, metric: Metric) =>
+    spread(report.records.filter((r) => r.target === target).map(metric));
+  const notes: string[] = [];
+  for (const target of report.options.targets) {
+    const server = share(target, metrics.serverShare);
+    const client = share(target, metrics.clientShare);
+    if (server.count === 0) continue;
+    notes.push(
+      `${TARGET_NAMES[target]}: the server used ${range(server)} of its core, the generator ${range(client)} of its own.`,
+    );
+  }
+  const floorClient = share('floor', metrics.clientShare).median;
+  if (floorClient > 0.8) {
+    notes.push(
+      'The floor runs were limited by the generator, not the floor: its flows/s is a lower bound, Baton ÷ floor ' +
+        'flows/s an upper bound, and CPU/request floor ÷ Baton the better guide.',
+    );
+  }
+  const batonServer = share('baton', metrics.serverShare).median;
+  if (batonServer < 0.9) {
+    notes.push(
+      'Where a server used clearly less than its core while the generator was not saturated either, other ' +
+        'processes on the machine took the time (see the load average above): flows/s and latency then vary ' +
+        'between repetitions much more than CPU per request does.',
+    );
+  }
+  return `## Reading the numbers
+
+${notes.map((note) => `- ${note}`).join('\n')}`;
 }
 
 function stateSection(report: BenchReport): string {
@@ -266,17 +307,20 @@ The rest of a round, and whole rounds for reference:
 ${table(['step', 'what', 'µs/op', 'range'], stepRows(micro.extras))}
 
 Largest steps: ${top.map((s) => `${s.step} (${n(s.medianMicros, 1)} µs)`).join(', ')}. The steps add up to
-${n(sum)} µs of the ${n(run?.medianMicros ?? NaN)} µs \`FlowEngine.run\` takes for the whole round; over HTTP
+${n(sum)} µs of the ${n(run?.medianMicros ?? NaN)} µs \`FlowEngine.run\` takes for the whole round; the rest is the
+other work of a round listed above (digests, answer mapping, settling, a random state id, stopping the
+actor) and the collection of the garbage all of it leaves behind. Over HTTP
 (three-question, c=${c}) Baton's server spent ${n(cpu('baton'))} µs of CPU per request, the floor ${n(cpu('floor'))} µs and the
 SDK ${n(cpu('sdk'))} µs.`;
 }
 
 function combinationSection(report: BenchReport): string {
   const failed = report.combinations.filter((c) => !c.passed);
-  if (failed.length === 0) return '';
+  const lines = [...report.phaseFailures, ...failed.map((c) => `${c.target} × ${c.flow}: ${c.problems.join('; ')}`)];
+  if (lines.length === 0) return '';
   return `## Failures
 
-${failed.map((c) => `- ${c.target} × ${c.flow}: ${c.problems.join('; ')}`).join('\n')}`;
+${lines.map((line) => `- ${line}`).join('\n')}`;
 }
 
 export function markdownReport(report: BenchReport): string {
@@ -285,6 +329,7 @@ export function markdownReport(report: BenchReport): string {
     barSection(report),
     ratioSection(report),
     targetSection(report),
+    notesSection(report),
     stateSection(report),
     memorySection(report.memory),
     microSection(report),

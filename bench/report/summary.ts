@@ -66,6 +66,7 @@ export const metrics = {
   serverCpu: (r) => r.serverCpuMicrosPerRequest ?? NaN,
   serverShare: (r) => r.serverCpuShare ?? NaN,
   clientCpu: (r) => r.result?.clientCpuMicrosPerRequest ?? NaN,
+  clientShare: (r) => (r.result ? (r.result.clientCpuMicrosPerRequest * r.result.requestsPerSecond) / 1e6 : NaN),
   requestBytes: (r) => r.result?.requestBytes ?? NaN,
   responseBytes: (r) => r.result?.responseBytes ?? NaN,
   errors: (r) => r.result?.errors ?? NaN,

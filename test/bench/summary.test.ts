@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import type { LoadResult } from '../../bench/load/load-generator.js';
+import { barLines } from '../../bench/report/bar.js';
+import { combinations, metrics, ratio, spread } from '../../bench/report/summary.js';
+import type { RunRecord } from '../../bench/run-matrix.js';
+
+function result(flowsPerSecond: number, p99: number, errors = 0): LoadResult {
+  const latency = { count: 1, mean: p99, p50: p99, p90: p99, p99, max: p99 };
+  return {
+    windowMs: 1000,
+    flows: flowsPerSecond,
+    requests: flowsPerSecond * 4,
+    errors,
+    errorSamples: errors ? ['boom'] : [],
+    flowsPerSecond,
+    requestsPerSecond: flowsPerSecond * 4,
+    requestLatencyMs: latency,
+    flowLatencyMs: latency,
+    requestBytes: 100,
+    responseBytes: 200,
+    stateSizes: { maxByRound: [400, 410, 420], min: 400, max: 420, mean: 410 },
+    clientCpuMicrosPerRequest: 50,
+  };
+}
+
+function run(target: RunRecord['target'], rep: number, flowsPerSecond: number, p99: number, errors = 0): RunRecord {
+  return { target, flow: 'three-question', concurrency: 16, rep, result: result(flowsPerSecond, p99, errors) };
+}
+
+describe('bench summary', () => {
+  const records = [
+    run('baton', 1, 600, 2),
+    run('sdk', 1, 100, 20),
+    run('floor', 1, 1000, 1),
+    run('baton', 2, 300, 4),
+    run('sdk', 2, 100, 10),
+    run('floor', 2, 1000, 1),
+  ];
+
+  it('pairs ratios within a repetition and reports their median and range', () => {
+    const flows = ratio(records, 'three-question', 16, 'baton', 'sdk', metrics.flowsPerSecond);
+    expect(flows).to.deep.equal({ median: 4.5, min: 3, max: 6, count: 2 });
+    const p99 = ratio(records, 'three-question', 16, 'baton', 'sdk', metrics.p99);
+    expect(p99.min).to.equal(0.1);
+    expect(p99.max).to.equal(0.4);
+  });
+
+  it('ignores runs without a result in a spread', () => {
+    expect(spread([NaN, 2, 4])).to.deep.equal({ median: 3, min: 2, max: 4, count: 2 });
+    expect(spread([]).count).to.equal(0);
+  });
+
+  it('passes a target x flow combination only when every run completed without errors', () => {
+    const withError = [...records, run('sdk', 3, 100, 20, 2), { ...run('floor', 3, 0, 0), failure: 'target died' }];
+    const byTarget = Object.fromEntries(combinations(withError).map((c) => [c.target, c]));
+    expect(byTarget.baton!.passed).to.equal(true);
+    expect(byTarget.sdk!.passed).to.equal(false);
+    expect(byTarget.sdk!.problems[0]).to.match(/2 errors/);
+    expect(byTarget.floor!.passed).to.equal(false);
+    expect(byTarget.floor!.runs).to.equal(3);
+  });
+
+  it('checks the bar on the worst median', () => {
+    const lines = barLines(records, undefined);
+    const [sdk, floor, p99, state, rss] = lines;
+    expect(sdk!.met).to.equal(false); // median 4.5x < 5x
+    expect(floor!.met).to.equal(true); // median 0.45x >= 0.4x
+    expect(p99!.met).to.equal(false); // median 0.25 > 1/5
+    expect(state).to.include({ measured: '420 B', met: true });
+    expect(rss!.met).to.equal(undefined);
+  });
+});
