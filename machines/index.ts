@@ -3,6 +3,7 @@
  * Add a tool by writing its machine under machines/ and listing it here; no server code changes.
  */
 import type { ToolDefinition } from '../server/engine/index.js';
+import { collectFeedbackTool } from './examples/collect-feedback.js';
 import { createConnectPaymentsTool } from './examples/connect-payments.js';
 import { provisionDatabaseTool } from './examples/provision-database.js';
 import { releaseTool } from './examples/release.js';
@@ -22,6 +23,8 @@ export function exampleTools(options: ExampleToolOptions): ToolDefinition[] {
       vault: options.vault,
       pageUrl: (connectionId) => `${options.publicUrl}/vault/${connectionId}`,
     }),
+    // Drawn, not coded: its machine is a JSON config (examples/collect-feedback.machine.json).
+    collectFeedbackTool,
   ];
 }
 

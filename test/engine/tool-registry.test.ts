@@ -74,7 +74,12 @@ describe('ToolRegistry', () => {
     it('every example tool', () => {
       const tools = exampleTools({ publicUrl: 'http://127.0.0.1:3000', vault: createMemoryVault() });
       const registry = new ToolRegistry(tools);
-      expect(registry.list().map((t) => t.name)).to.deep.equal(['connect-payments', 'provision-database', 'release']);
+      expect(registry.list().map((t) => t.name)).to.deep.equal([
+        'collect-feedback',
+        'connect-payments',
+        'provision-database',
+        'release',
+      ]);
       for (const t of tools) expect(registry.get(t.name)).to.equal(t);
     });
 

@@ -26,6 +26,7 @@ describe('example tools over HTTP', () => {
     it('lists the example tools in a deterministic order with caching hints', async () => {
       const res = result(await rpc(server.url, 'tools/list'));
       expect(res.tools.map((t: { name: string }) => t.name)).to.deep.equal([
+        'collect-feedback',
         'connect-payments',
         'provision-database',
         'release',
@@ -60,7 +61,7 @@ describe('example tools over HTTP', () => {
         const other = await startTestServer({ pageSize: 2 });
         try {
           const second = result(await rpc(other.url, 'tools/list', { cursor: first.nextCursor }));
-          expect(second.tools.map((t: { name: string }) => t.name)).to.deep.equal(['release']);
+          expect(second.tools.map((t: { name: string }) => t.name)).to.deep.equal(['provision-database', 'release']);
           expect(second).not.to.have.property('nextCursor');
           expect(second.cacheScope).to.equal(first.cacheScope);
         } finally {
