@@ -20,6 +20,8 @@ Commands:
             --workers N    fork N worker processes sharing the port (node:cluster)
   stdio     Serve the same tools over stdin/stdout (BATON_PRINCIPAL names the user; --conformance)
   keygen    Print a new key entry for BATON_KEYS ("kid:base64key")
+  docs      Write docs/tools/*.md from the machines (--check: fail if they differ; --out DIR; --conformance)
+  diagram   Print a tool's Mermaid state diagram: baton diagram <tool> (--sequence: its example conversation)
 `;
 
 async function serve(args: string[]): Promise<void> {
@@ -56,6 +58,11 @@ async function main(argv: string[]): Promise<number> {
     case 'keygen':
       process.stdout.write(`${generateKeyEntry(rest[0])}\n`);
       return 0;
+    case 'docs':
+      // Loaded on demand: serving never needs the docs generator's imports.
+      return (await import('./docs-command.js')).docsCommand(rest);
+    case 'diagram':
+      return (await import('./docs-command.js')).diagramCommand(rest);
     case undefined:
     case 'help':
     case '--help':

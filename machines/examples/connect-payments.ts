@@ -109,5 +109,7 @@ export function createConnectPaymentsTool(deps: ConnectPaymentsDeps) {
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
     machine: createConnectPaymentsMachine(deps),
     exampleArguments: { provider: 'stripe' },
+    // The docs' example has no one to type a key into the page: the vault answers as if they had.
+    exampleActors: { lookupSecret: fromPromise(async () => ({ last4: '4242' })) },
   });
 }

@@ -1,0 +1,103 @@
+/**
+ * Doc pages as HTML for `GET /docs`. Diagrams are sent as Mermaid source and drawn in the browser
+ * by the `mermaid` package the server serves from its own dependencies (no CDN). Every piece of
+ * text is escaped: tool descriptions and questions are data, never markup.
+ */
+import type { Block, DocPage, Inline, PageRef } from './doc-page.js';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** `/docs`, `/docs/tools/release`, `/docs/resources/test%3A%2F%2Fstatic-text`. */
+export function pagePath(ref: PageRef, base: string): string {
+  return ref.kind === 'index' ? base : `${base}/${ref.kind}s/${ref.slug}`;
+}
+
+function inline(parts: Inline[], base: string): string {
+  return parts
+    .map((part) => {
+      if (typeof part === 'string') return escapeHtml(part);
+      if ('code' in part) return `<code>${escapeHtml(part.code)}</code>`;
+      return `<a href="${escapeHtml(pagePath(part.to, base))}">${escapeHtml(part.text)}</a>`;
+    })
+    .join('');
+}
+
+function block(b: Block, base: string): string {
+  switch (b.type) {
+    case 'heading':
+      return `<h2>${escapeHtml(b.text)}</h2>`;
+    case 'paragraph':
+      return `<p>${inline(b.content, base)}</p>`;
+    case 'table': {
+      const head = b.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('');
+      const rows = b.rows.map((row) => `<tr>${row.map((c) => `<td>${inline(c, base)}</td>`).join('')}</tr>`).join('\n');
+      return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows}\n</tbody></table>`;
+    }
+    case 'diagram':
+      return `<div class="diagram" data-diagram="${b.kind}"><pre class="mermaid-source">${escapeHtml(b.source)}</pre></div>`;
+    case 'code':
+      return `<pre class="code"><code>${escapeHtml(b.source)}</code></pre>`;
+  }
+}
+
+export const DOCS_STYLE = `
+body { font: 15px/1.5 system-ui, sans-serif; margin: 0; color: #1f2328; }
+header { background: #f6f8fa; border-bottom: 1px solid #d0d7de; padding: 0.6rem 1.5rem; }
+main { max-width: 72rem; padding: 0 1.5rem 3rem; }
+table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
+th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
+code { background: #f6f8fa; padding: 0 0.2rem; border-radius: 3px; }
+pre.code { background: #f6f8fa; padding: 0.8rem; overflow: auto; }
+.diagram { overflow: auto; margin: 0.5rem 0 1rem; }
+.diagram pre.mermaid-source { white-space: pre; color: #57606a; }
+.diagram[data-rendered="error"] { border: 2px solid #cf222e; padding: 0.5rem; }
+`;
+
+/** The script that draws every diagram and records, per diagram, whether Mermaid accepted it. */
+export const DOCS_SCRIPT = `
+mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+(async () => {
+  const diagrams = Array.from(document.querySelectorAll('.diagram'));
+  for (const [index, diagram] of diagrams.entries()) {
+    const source = diagram.querySelector('pre.mermaid-source');
+    try {
+      const { svg } = await mermaid.render('diagram-' + index, source.textContent);
+      diagram.innerHTML = svg;
+      diagram.dataset.rendered = 'ok';
+    } catch (error) {
+      diagram.dataset.rendered = 'error';
+      diagram.dataset.error = String((error && error.message) || error);
+      const note = document.createElement('p');
+      note.textContent = 'This diagram could not be drawn: ' + diagram.dataset.error;
+      diagram.prepend(note);
+    }
+  }
+  document.documentElement.dataset.diagrams = 'done';
+})();
+`;
+
+export function renderHtml(page: DocPage, base: string): string {
+  const home = page.ref.kind === 'index' ? '' : ` · <a href="${escapeHtml(base)}">all docs</a>`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)} · Baton docs</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${escapeHtml(base)}/assets/docs.css">
+</head>
+<body>
+<header><strong>Baton</strong>${home}</header>
+<main>
+<h1>${escapeHtml(page.title)}</h1>
+${page.blocks.map((b) => block(b, base)).join('\n')}
+</main>
+<script src="${escapeHtml(base)}/assets/mermaid.min.js"></script>
+<script src="${escapeHtml(base)}/assets/docs.js"></script>
+</body>
+</html>
+`;
+}

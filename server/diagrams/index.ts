@@ -1,0 +1,48 @@
+/**
+ * Diagrams and docs from machines: Mermaid state diagrams of any XState v5 machine, sequence
+ * diagrams of a real run, and the doc pages (Markdown for docs/tools, HTML for GET /docs).
+ * Uses the engine and the protocol layer; knows nothing of Koa.
+ */
+export { toStateDiagram, StateDiagramWriter } from './state-diagram.js';
+export {
+  machineGraph,
+  guardLabel,
+  keyPath,
+  type MachineGraph,
+  type GraphNode,
+  type GraphEdge,
+  type GraphEdgeKind,
+} from './machine-graph.js';
+export { toSequenceDiagram } from './sequence-diagram.js';
+export {
+  runConversation,
+  defaultAnswers,
+  scrubRandomIds,
+  shortenState,
+  type Conversation,
+  type ConversationRound,
+  type AnswerPolicy,
+} from './conversation.js';
+export { exampleAnswer, exampleValue, exampleObject } from './example-answers.js';
+export { summarizeQuestion, describeSchemaType, type QuestionSummary } from './question-summary.js';
+export { mermaidLabel, MermaidIds } from './mermaid-text.js';
+export {
+  flowName,
+  flowSlug,
+  exampleParams,
+  exampleUri,
+  type DocumentedFlow,
+  type FlowKind,
+} from './documented-flow.js';
+export type { DocPage, Block, Inline, PageRef } from './doc-page.js';
+export { DocsSite, documentedFlows, type DocsContent } from './docs-site.js';
+export { renderMarkdown, markdownFileName } from './markdown-renderer.js';
+export { renderHtml, pagePath, escapeHtml, DOCS_SCRIPT, DOCS_STYLE } from './html-renderer.js';
+export {
+  renderDocsFiles,
+  compareDocsFiles,
+  writeDocsFiles,
+  DOCS_TOOLS_DIR,
+  DOCS_PUBLIC_URL,
+  type DocsDifference,
+} from './docs-files.js';
