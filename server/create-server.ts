@@ -30,6 +30,7 @@ import {
   type OriginPolicy,
   type ProtectedResourceOptions,
 } from './http/index.js';
+import { docsRouter } from './http/docs-routes.js';
 import { createMcpDispatcher, type McpDispatcher, type ServerInfo } from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
 
@@ -55,6 +56,11 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   maxConcurrentRequests?: number;
   /** With `authenticate`: serve RFC 9728 metadata and name it in 401 challenges. */
   protectedResource?: ProtectedResourceOptions;
+  /**
+   * Serve the generated docs at GET /docs (not behind `authenticate`). Default: on, unless
+   * `authenticate` is set; a page runs its tool's example once, in-process (server/diagrams).
+   */
+  docs?: boolean;
 }
 
 export interface BatonServer {
@@ -93,7 +99,17 @@ export function createServer(options: BatonOptions): BatonServer {
     instanceId,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-    ...(options.routers ? { routers: options.routers } : {}),
+    routers: [
+      ...((options.docs ?? !options.authenticate)
+        ? [
+            docsRouter({
+              content: { tools: registry.list(), prompts: options.prompts, resources: options.resources },
+              logger,
+            }),
+          ]
+        : []),
+      ...(options.routers ?? []),
+    ],
     ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
     ...(options.protectedResource ? { protectedResource: options.protectedResource } : {}),
   });

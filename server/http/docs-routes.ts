@@ -8,15 +8,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import {
-  DOCS_SCRIPT,
-  DOCS_STYLE,
-  DocsSite,
-  renderHtml,
-  type DocsContent,
-  type DocPage,
-  type FlowKind,
-} from '../diagrams/index.js';
+import type { DocsContent, DocPage, DocsSite, FlowKind } from '../diagrams/index.js';
 import { ConfigurationError, type Logger } from '../engine/index.js';
 
 export interface DocsRoutesOptions {
@@ -53,44 +45,50 @@ function mermaidBundle(): string {
 
 export function docsRouter(options: DocsRoutesOptions): Router {
   const base = (options.base ?? '/docs').replace(/\/$/, '');
-  const site = new DocsSite(options.content);
   const bundle = mermaidBundle();
   const router = new Router();
+  // The generator is loaded on the first docs request, not at start-up: an instance that is never
+  // asked for docs (a worker behind a balancer) starts as fast as one without them.
+  let loaded: Promise<{ site: DocsSite; docs: typeof import('../diagrams/index.js') }> | undefined;
+  const load = () =>
+    (loaded ??= import('../diagrams/index.js').then((docs) => ({ site: new docs.DocsSite(options.content), docs })));
 
-  const sendPage = (ctx: Context, page: DocPage) => {
+  const sendPage = async (ctx: Context, page: DocPage) => {
+    const { docs } = await load();
     ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'html';
-    ctx.body = renderHtml(page, base);
+    ctx.body = docs.renderHtml(page, base);
   };
-  const asset = (type: string, body: () => unknown) => (ctx: Context) => {
+  const asset = (type: string, body: () => unknown) => async (ctx: Context) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = type;
-    ctx.body = body();
+    ctx.body = await body();
   };
 
-  router.get(base, (ctx) => sendPage(ctx, site.index()));
+  router.get(base, async (ctx) => sendPage(ctx, (await load()).site.index()));
   router.get(
     `${base}/assets/mermaid.min.js`,
     asset('application/javascript', () => createReadStream(bundle)),
   );
   router.get(
     `${base}/assets/docs.js`,
-    asset('application/javascript', () => DOCS_SCRIPT),
+    asset('application/javascript', async () => (await load()).docs.DOCS_SCRIPT),
   );
   router.get(
     `${base}/assets/docs.css`,
-    asset('text/css', () => DOCS_STYLE),
+    asset('text/css', async () => (await load()).docs.DOCS_STYLE),
   );
   router.get(`${base}/:section/:name`, async (ctx) => {
     const kind = KINDS[ctx.params.section!];
+    const { site } = await load();
     // Router params arrive decoded; slugs are the encoded names (a resource URI has slashes).
     const pending = kind ? site.page(kind, encodeURIComponent(ctx.params.name!)) : undefined;
     if (!pending) return; // 404
     try {
-      sendPage(ctx, await pending);
+      await sendPage(ctx, await pending);
     } catch (error) {
       options.logger.error('docs_page_failed', { page: ctx.path, error: String((error as Error)?.stack ?? error) });
       ctx.status = 500;

@@ -1,0 +1,148 @@
+/**
+ * The served docs in a real browser: Debian's chromium driven by playwright-core (which never
+ * downloads a browser of its own). Every page of a server with the example tools and all the
+ * conformance fixtures is opened; every diagram must become an SVG that Mermaid drew without
+ * error and that shows the machine's states. A screenshot of one page is kept as a CI artifact.
+ */
+import { expect } from 'chai';
+import { existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { documentedFlows, flowSlug, machineGraph, pagePath, type DocumentedFlow } from '../../server/diagrams/index.js';
+import { conformanceFixtures } from '../../machines/conformance/index.js';
+import { createMemoryVault, exampleTools } from '../../machines/index.js';
+import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+
+const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+const SCREENSHOT = '.artifacts/docs-screenshot.png';
+
+interface DrawnDiagram {
+  kind: string;
+  rendered: string | undefined;
+  error: string | undefined;
+  hasSvg: boolean;
+  errorIcon: boolean;
+  text: string;
+}
+
+/** The names a state diagram must show: every state's key (history states as H or H*). */
+function expectedStateLabels(flow: DocumentedFlow): string[] {
+  const graph = machineGraph(flow.definition.machine);
+  const nodes = graph.nodes.filter((n) => n !== graph.root);
+  if (nodes.length === 0) return [graph.id];
+  return nodes.map((n) => (n.type === 'history' ? (n.history === 'deep' ? 'H*' : 'H') : n.key));
+}
+
+async function open(page: Page, url: string): Promise<DrawnDiagram[]> {
+  const response = await page.goto(url);
+  expect(response?.status(), url).to.equal(200);
+  await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+  return page.$$eval('.diagram', (diagrams) =>
+    diagrams.map((d) => {
+      const element = d as HTMLElement;
+      const svg = element.querySelector('svg');
+      // The text people see: the SVG without its <style> (whose CSS names error classes too).
+      const visible = svg?.cloneNode(true) as SVGElement | undefined;
+      visible?.querySelectorAll('style').forEach((style) => style.remove());
+      return {
+        kind: element.dataset.diagram ?? '',
+        rendered: element.dataset.rendered,
+        error: element.dataset.error,
+        hasSvg: svg !== null,
+        errorIcon: svg?.querySelector('.error-icon') !== null && svg !== null,
+        text: visible?.textContent ?? '',
+      };
+    }),
+  );
+}
+
+describe('served docs in a real browser', function () {
+  this.timeout(300_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  const fixtures = conformanceFixtures();
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      process.stderr.write(`docs browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)\n`);
+      this.skip();
+    }
+    server = await startTestServer({
+      tools: [...exampleTools({ publicUrl: 'http://127.0.0.1:3000', vault: createMemoryVault() }), ...fixtures.tools],
+      prompts: fixtures.prompts,
+      resources: fixtures.resources,
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // playwright gives each launch a fresh, temporary profile (--user-data-dir) of its own.
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  afterEach(() => {
+    const found = problems.splice(0);
+    expect(found, 'browser errors').to.deep.equal([]);
+  });
+
+  it('lists every example and conformance tool, prompt and resource on /docs', async () => {
+    const diagrams = await open(page, `${server.origin}/docs`);
+    expect(diagrams).to.deep.equal([]);
+    const links = await page.$$eval('main a', (anchors) => anchors.map((a) => a.getAttribute('href')));
+    const flows = documentedFlows({ ...fixtures, tools: server.baton.registry.list() });
+    expect(links).to.have.members(flows.map((flow) => pagePath({ kind: flow.kind, slug: flowSlug(flow) }, '/docs')));
+  });
+
+  it('draws the state and sequence diagrams of every page without a Mermaid error', async () => {
+    const flows = documentedFlows({ ...fixtures, tools: server.baton.registry.list() });
+    expect(flows.length).to.be.at.least(30);
+    for (const flow of flows) {
+      const url = `${server.origin}${pagePath({ kind: flow.kind, slug: flowSlug(flow) }, '/docs')}`;
+      const diagrams = await open(page, url);
+      expect(
+        diagrams.map((d) => d.kind),
+        url,
+      ).to.deep.equal(['state', 'sequence']);
+      for (const diagram of diagrams) {
+        expect(diagram.error, `${url} ${diagram.kind}`).to.equal(undefined);
+        expect(diagram.rendered, `${url} ${diagram.kind}`).to.equal('ok');
+        expect(diagram.hasSvg, `${url} ${diagram.kind}`).to.equal(true);
+        expect(diagram.errorIcon, `${url} ${diagram.kind}`).to.equal(false);
+        expect(diagram.text, `${url} ${diagram.kind}`).not.to.include('Syntax error');
+      }
+      for (const label of expectedStateLabels(flow)) {
+        expect(diagrams[0]!.text, `${url}: state "${label}"`).to.include(label);
+      }
+      expect(diagrams[1]!.text, url).to.include('Baton').and.include('round 1');
+    }
+  });
+
+  it('shows input states styled apart, and saves a screenshot of the release page', async () => {
+    await open(page, `${server.origin}/docs/tools/release`);
+    const inputNodes = await page.$$eval('.diagram[data-diagram="state"] svg g.input', (nodes) => nodes.length);
+    expect(inputNodes).to.equal(2);
+    mkdirSync('.artifacts', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect(existsSync(SCREENSHOT)).to.equal(true);
+  });
+});
