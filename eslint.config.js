@@ -16,6 +16,15 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS on purpose: mocha loads reporters with require().
+    files: ['**/*.cjs'],
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { require: 'readonly', module: 'writable', process: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // chai's property assertions (`.to.be.empty`, `.not.empty`) read as bare expressions.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
