@@ -3,12 +3,11 @@
  * need input first, so prompts/get speaks MRTR like tools/call.
  */
 import { toPromptResult, type FlowEngine, type PromptDefinition, type PromptRegistry } from '../../engine/index.js';
-import { hintsFor } from '../caching-hints.js';
 import type { MethodSpec } from '../method-context.js';
-import { paginate } from '../pagination.js';
 import { invalidParams, ProtocolError } from '../protocol-error.js';
 import { ErrorCode } from '../error-catalogue.js';
 import { runFlowRound } from './flow-call.js';
+import { listMethod, type ListOptions } from './list-method.js';
 
 export function describePrompt(prompt: PromptDefinition): Record<string, unknown> {
   return {
@@ -28,18 +27,17 @@ export function describePrompt(prompt: PromptDefinition): Record<string, unknown
   };
 }
 
-export function promptsListMethod(registry: PromptRegistry, options: { ttlMs: number; pageSize: number }): MethodSpec {
-  return {
-    capability: 'prompts',
-    async handle({ params, principal }) {
-      const page = paginate(registry.list(), (p) => p.name, params.cursor, options.pageSize);
-      return {
-        prompts: page.items.map(describePrompt),
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal),
-      };
+export function promptsListMethod(registry: PromptRegistry, options: ListOptions): MethodSpec {
+  return listMethod(
+    {
+      capability: 'prompts',
+      field: 'prompts',
+      items: () => registry.list(),
+      keyOf: (p) => p.name,
+      describe: describePrompt,
     },
-  };
+    options,
+  );
 }
 
 export function promptsGetMethod(registry: PromptRegistry, engine: FlowEngine): MethodSpec {

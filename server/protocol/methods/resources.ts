@@ -6,48 +6,36 @@ import { toResourceContents, type FlowEngine, type ResourceRegistry } from '../.
 import { hintsFor } from '../caching-hints.js';
 import { ErrorCode } from '../error-catalogue.js';
 import type { MethodSpec } from '../method-context.js';
-import { paginate } from '../pagination.js';
 import { invalidParams, ProtocolError } from '../protocol-error.js';
 import { isRetry, runFlowRound } from './flow-call.js';
-
-interface ListOptions {
-  ttlMs: number;
-  pageSize: number;
-}
-
-const optional = <T extends object>(entries: T) =>
-  Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
+import { definedFields, listMethod, type ListOptions } from './list-method.js';
 
 export function resourcesListMethod(registry: ResourceRegistry, options: ListOptions): MethodSpec {
-  return {
-    capability: 'resources',
-    async handle({ params, principal }) {
-      const page = paginate(registry.resources(), (r) => r.uri, params.cursor, options.pageSize);
-      return {
-        resources: page.items.map(({ uri, name, title, description, mimeType, size }) =>
-          optional({ uri, name, title, description, mimeType, size }),
-        ),
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal),
-      };
+  return listMethod(
+    {
+      capability: 'resources',
+      field: 'resources',
+      items: () => registry.resources(),
+      keyOf: (r) => r.uri,
+      describe: ({ uri, name, title, description, mimeType, size }) =>
+        definedFields({ uri, name, title, description, mimeType, size }),
     },
-  };
+    options,
+  );
 }
 
 export function resourceTemplatesListMethod(registry: ResourceRegistry, options: ListOptions): MethodSpec {
-  return {
-    capability: 'resources',
-    async handle({ params, principal }) {
-      const page = paginate(registry.templates(), (t) => t.uriTemplate, params.cursor, options.pageSize);
-      return {
-        resourceTemplates: page.items.map(({ uriTemplate, name, title, description, mimeType }) =>
-          optional({ uriTemplate, name, title, description, mimeType }),
-        ),
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal),
-      };
+  return listMethod(
+    {
+      capability: 'resources',
+      field: 'resourceTemplates',
+      items: () => registry.templates(),
+      keyOf: (t) => t.uriTemplate,
+      describe: ({ uriTemplate, name, title, description, mimeType }) =>
+        definedFields({ uriTemplate, name, title, description, mimeType }),
     },
-  };
+    options,
+  );
 }
 
 export function resourcesReadMethod(

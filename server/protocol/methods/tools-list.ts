@@ -1,8 +1,7 @@
 /** `tools/list` (spec, server/tools): deterministic order, paginated, cacheable. */
 import type { ToolDefinition, ToolRegistry } from '../../engine/index.js';
-import { hintsFor } from '../caching-hints.js';
 import type { MethodSpec } from '../method-context.js';
-import { paginate } from '../pagination.js';
+import { listMethod, type ListOptions } from './list-method.js';
 
 /** The public face of a tool: what clients and models see. The machine stays on the server. */
 export function describeTool(tool: ToolDefinition): Record<string, unknown> {
@@ -16,16 +15,9 @@ export function describeTool(tool: ToolDefinition): Record<string, unknown> {
   };
 }
 
-export function toolsListMethod(registry: ToolRegistry, options: { ttlMs: number; pageSize: number }): MethodSpec {
-  return {
-    capability: 'tools',
-    async handle({ params, principal }) {
-      const page = paginate(registry.list(), (tool) => tool.name, params.cursor, options.pageSize);
-      return {
-        tools: page.items.map(describeTool),
-        ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal),
-      };
-    },
-  };
+export function toolsListMethod(registry: ToolRegistry, options: ListOptions): MethodSpec {
+  return listMethod(
+    { capability: 'tools', field: 'tools', items: () => registry.list(), keyOf: (t) => t.name, describe: describeTool },
+    options,
+  );
 }
