@@ -1,6 +1,6 @@
 /**
- * The `baton` command line: `serve` (the HTTP server with the example tools) and `keygen`
- * (a fresh key for BATON_KEYS). Logs go to stderr; stdout carries only what a command prints.
+ * The `baton` command line: `serve` (HTTP, optionally as a cluster of workers), `stdio`, `keygen`,
+ * `docs` and `diagram`. Logs go to stderr; stdout carries only what a command prints.
  */
 import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';

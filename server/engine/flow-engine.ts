@@ -8,11 +8,11 @@ import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from './canonical-digest.js';
-import superjson from 'superjson';
-import { EngineError, type EngineErrorReason } from './engine-error.js';
+import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
-import { MemoryReplayGuard, type GuardClaim, type ReplayGuard } from './replay-guard.js';
+import { MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
+import { runOnce } from './single-use-run.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -73,23 +73,7 @@ export const DEFAULT_MAX_ROUNDS = 50;
 
 const INVALID_STATE = 'invalid or expired requestState';
 
-/** What the single-use guard keeps of a run, to answer a second presentation the same way. */
-type RecordedOutcome =
-  | Exclude<FlowOutcome, { kind: 'aborted' }>
-  | { kind: 'consumed' }
-  | { kind: 'error'; reason: EngineErrorReason; message: string; data?: Record<string, unknown> | undefined };
-
-function replayOutcome(text: string): FlowOutcome {
-  const recorded = superjson.parse<RecordedOutcome>(text);
-  if (recorded.kind === 'consumed') {
-    throw new EngineError('state_consumed', 'This requestState was already used; start the call again');
-  }
-  if (recorded.kind === 'error') throw new EngineError(recorded.reason, recorded.message, recorded.data);
-  return recorded;
-}
 const MAX_FALLBACK_HOPS = 16;
-/** Beyond the round's time budget, how long a claim waits before its run counts as abandoned. */
-const CLAIM_MARGIN_MS = 5_000;
 
 /** What a sealed state is bound to, computed from the request being served. */
 interface Binding {
@@ -147,61 +131,17 @@ export class FlowEngine {
     const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding);
     // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.
     if (call.signal?.aborted) return { kind: 'aborted' };
-    return resumed?.claims.singleUse ? this.#runOnce(call, binding, resumed) : this.#runRound(call, binding, resumed);
-  }
-
-  /**
-   * Runs a single-use state at most once across every instance sharing the guard. A second
-   * presentation gets the first run's outcome (the same result, or the same error); while the
-   * first run is still going it is refused; a state whose run was cancelled stays consumed.
-   */
-  async #runOnce(call: FlowCall, binding: Binding, resumed: Resumed): Promise<FlowOutcome> {
-    const { id, expiresAt } = resumed.claims;
-    let claim: GuardClaim;
-    try {
-      const budget = call.flow.timeBudgetMs ?? this.#budget;
-      claim = await this.#guard.claim(
-        id,
-        Math.max(1, expiresAt - Math.floor(this.#clock() / 1000)),
-        this.#clock() + budget + CLAIM_MARGIN_MS,
-      );
-    } catch (error) {
-      this.#logger.error('replay_guard_unavailable', { target: binding.target, error: String(error) });
-      throw new EngineError('guard_unavailable', 'The single-use guard is unavailable; nothing was run');
-    }
-    if (claim.status === 'in_progress') {
-      throw new EngineError('state_in_use', 'This requestState is being processed by another request');
-    }
-    if (claim.status === 'settled') return replayOutcome(claim.outcome);
-    if (claim.status === 'abandoned') {
-      throw new EngineError('state_consumed', 'This requestState was already used; start the call again');
-    }
-
-    let record: RecordedOutcome | undefined;
-    try {
-      const outcome = await this.#runRound(call, binding, resumed);
-      record = outcome.kind === 'aborted' ? { kind: 'consumed' } : outcome;
-      return outcome;
-    } catch (error) {
-      // Malformed answers are refused before any event is sent: the client may correct and resend.
-      if (error instanceof EngineError && error.reason === 'invalid_responses') return await this.#release(id, error);
-      record =
-        error instanceof EngineError
-          ? { kind: 'error', reason: error.reason, message: error.message, data: error.data }
-          : { kind: 'error', reason: 'internal', message: 'Internal error' };
-      throw error;
-    } finally {
-      if (record) {
-        await this.#guard.settle(id, superjson.stringify(record)).catch((error: unknown) => {
-          this.#logger.error('replay_guard_settle_failed', { target: binding.target, error: String(error) });
-        });
-      }
-    }
-  }
-
-  async #release(id: string, error: EngineError): Promise<never> {
-    await this.#guard.release(id).catch(() => {});
-    throw error;
+    if (!resumed?.claims.singleUse) return this.#runRound(call, binding, resumed);
+    const single = {
+      guard: this.#guard,
+      logger: this.#logger,
+      id: resumed.claims.id,
+      expiresAt: resumed.claims.expiresAt,
+      now: this.#clock(),
+      budgetMs: call.flow.timeBudgetMs ?? this.#budget,
+      target: binding.target,
+    };
+    return runOnce(single, () => this.#runRound(call, binding, resumed));
   }
 
   async #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): Promise<FlowOutcome> {
