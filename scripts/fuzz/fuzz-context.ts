@@ -1,0 +1,78 @@
+/**
+ * What every attack category gets: where the server is, the seed, and the ways to send. Every
+ * request sent through `send`/`sendAll` is judged and counted for the current category; honest
+ * set-up calls (`honest`) are counted apart.
+ */
+import { message } from '../../test/helpers/hostile-messages.js';
+import { judge, jsonRpcOf, mcpRequest, type Attack, type Verdict } from './attack.js';
+import { exchange, type Outcome } from './raw-http.js';
+import type { Tally } from './tally.js';
+
+export interface Sent {
+  attack: Attack;
+  outcome: Outcome;
+  verdict: Verdict;
+  message?: any;
+}
+
+export interface FuzzContext {
+  port: number;
+  seed: number;
+  keyId: string;
+  send(attack: Attack): Promise<Sent>;
+  /** Sends with the configured concurrency bound. */
+  sendAll(attacks: Attack[]): Promise<Sent[]>;
+  /** A conformant call whose answer the category needs (a real state); not an attack. */
+  honest(method: string, params: Record<string, unknown>): Promise<any>;
+}
+
+export interface ContextOptions {
+  port: number;
+  seed: number;
+  keyId: string;
+  concurrency: number;
+  timeoutMs: number;
+  tally: Tally;
+}
+
+/** Runs `work` over `items` with at most `limit` in flight, keeping the order of results. */
+export async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]!);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+export function createContext(options: ContextOptions): FuzzContext {
+  const { port, tally } = options;
+  const send = async (attack: Attack): Promise<Sent> => {
+    const outcome = await exchange(port, attack.bytes, {
+      timeoutMs: attack.timeoutMs ?? options.timeoutMs,
+      ...(attack.headRequest ? { headRequest: true } : {}),
+      ...(attack.later ? { later: attack.later } : {}),
+    });
+    const verdict = judge(attack, outcome);
+    tally.record(attack, verdict);
+    return { attack, outcome, verdict, message: verdict.message };
+  };
+  return {
+    port,
+    seed: options.seed,
+    keyId: options.keyId,
+    send,
+    sendAll: (attacks) => pool(attacks, options.concurrency, send),
+    async honest(method, params) {
+      const outcome = await exchange(port, mcpRequest(port, JSON.stringify(message(method, params))), {
+        timeoutMs: options.timeoutMs,
+      });
+      tally.honestRequests += 1;
+      return outcome.kind === 'response' ? jsonRpcOf(outcome) : undefined;
+    },
+  };
+}
