@@ -61,7 +61,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         return;
       }
       if (error instanceof ProtocolError) {
-        channel.finish(error.httpStatus, errorResponse(undefined, error));
+        channel.finish(error.httpStatus, errorResponse(error.requestId, error));
         return;
       }
       throw error;

@@ -3,6 +3,7 @@
  * ids that are strings or integers (never null).
  */
 import { ErrorCode } from './error-catalogue.js';
+import { checkJsonShape } from './json-limits.js';
 import { ProtocolError } from './protocol-error.js';
 
 export type RequestId = string | number;
@@ -42,11 +43,35 @@ export function readableId(message: unknown): RequestId | undefined {
 }
 
 export function parseJson(text: string): unknown {
+  let parsed: unknown;
   try {
-    return JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     throw new ProtocolError(ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
   }
+  // Valid JSON only: a parse error stays -32700 whatever its shape.
+  try {
+    checkJsonShape(text);
+  } catch (error) {
+    throw (error as ProtocolError).answering(readableId(parsed));
+  }
+  return keepEnvelope(parsed);
+}
+
+/**
+ * Keeps only what a message is judged on, so whatever else a client sent beside `params` is not
+ * held while the request runs. Batches keep their form (to be refused), not their contents.
+ */
+function keepEnvelope(message: unknown): unknown {
+  if (Array.isArray(message)) return [];
+  if (typeof message !== 'object' || message === null) return message;
+  const m = message as Record<string, unknown>;
+  const kept: Record<string, unknown> = {};
+  for (const key of ['jsonrpc', 'id', 'method', 'params'] as const) if (key in m) kept[key] = m[key];
+  // Only their presence matters: a client must not send responses.
+  if ('result' in m) kept.result = null;
+  if ('error' in m) kept.error = null;
+  return kept;
 }
 
 /** Validates the envelope; returns a request or a notification (no id), or throws -32600. */

@@ -18,7 +18,6 @@ import {
 } from './json-rpc.js';
 import { CANCELLED, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
-import { assertShallowParams } from './nesting-depth.js';
 import { methodNotFound, ProtocolError } from './protocol-error.js';
 import { assertSupportedVersion, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
@@ -89,7 +88,6 @@ export class McpDispatcher {
     if (!spec || (spec.capability && !Object.hasOwn(this.#options.capabilities(), spec.capability))) {
       throw methodNotFound(request.method);
     }
-    assertShallowParams(params);
     const result = await spec.handle({
       id: request.id,
       method: request.method,

@@ -18,6 +18,15 @@ export class ProtocolError extends Error {
     this.httpStatus = httpStatus ?? httpStatusOf(code);
   }
 
+  /** The id of the request this error answers, when it is known before dispatch. */
+  requestId?: string | number;
+
+  /** The same error, answering a known request id. */
+  answering(id: string | number | undefined): this {
+    this.requestId = id;
+    return this;
+  }
+
   toJSON() {
     return { code: this.code, message: this.message, ...(this.data === undefined ? {} : { data: this.data }) };
   }

@@ -141,8 +141,9 @@ export function serveStdio(options: StdioOptions): StdioConnection {
     try {
       message = parseJson(line.text);
     } catch (error) {
-      // -32700 carries no id: an unparseable line has none we could trust.
-      write(errorResponse(undefined, error as ProtocolError));
+      // -32700 carries no id: an unparseable line has none we could trust. A line refused for its
+      // shape after parsing answers the id it carried.
+      write(errorResponse((error as ProtocolError).requestId, error as ProtocolError));
       return;
     }
     pending += 1;
