@@ -34,6 +34,13 @@ export interface HttpAppOptions {
 }
 
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 256;
+const CLIENT_HANGUPS = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'ERR_STREAM_PREMATURE_CLOSE',
+  'HPE_INVALID_EOF_STATE',
+]);
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -66,8 +73,9 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   });
 
   app.on('error', (error: Error & { code?: string }) => {
-    // A client that hangs up mid-response is ordinary; anything else is worth a log line.
-    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+    // A client that hangs up mid-request or mid-response is ordinary (and free for anyone to cause,
+    // so it must not fill the error log); anything else is worth a log line.
+    if (error.code && CLIENT_HANGUPS.has(error.code)) return;
     options.logger.error('http_error', { error: error.message });
   });
   app.use(async (ctx, next) => {

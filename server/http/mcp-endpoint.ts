@@ -52,8 +52,9 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     try {
       message = parseJson(await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs));
     } catch (error) {
-      if (error instanceof BodyTimeoutError) {
-        // The socket is gone; nothing can be answered.
+      if (error instanceof BodyTimeoutError || ctx.req.readableAborted || ctx.req.socket.destroyed) {
+        // The client hung up (or was cut off) mid-body: nothing can be answered, nothing went wrong.
+        ctx.respond = false;
         return;
       }
       if (error instanceof BodyTooLargeError) {
