@@ -5,7 +5,6 @@
  * the target x flow combinations whose every run completed without an error (a phase that fails
  * outright counts as one more failure). `npm run bench -- --help` lists the options.
  */
-import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { estimatedSeconds, parseBenchOptions, USAGE, type BenchOptions } from './bench-options.js';
@@ -15,6 +14,7 @@ import { runEngineSteps, type MicroResult } from './micro/engine-steps.js';
 import { barLines } from './report/bar.js';
 import { machineInfo } from './report/machine-info.js';
 import { markdownReport, type BenchReport } from './report/markdown-report.js';
+import { writeFormatted } from './report/write-report.js';
 import { combinations } from './report/summary.js';
 import { runMatrix, type RunRecord } from './run-matrix.js';
 import { loadRun, saveRun } from './saved-run.js';
@@ -126,7 +126,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
 }
 
 /** Prints the bar and the failures, writes the report, and returns the number of failures. */
-function finish(report: BenchReport, options: BenchOptions): number {
+async function finish(report: BenchReport, options: BenchOptions): Promise<number> {
   for (const line of barLines(report.records, report.memory)) {
     const verdict = line.met === undefined ? '' : line.met ? ' met' : ' NOT MET';
     log(`bar ${line.criterion}: ${line.measured ?? '–'} (bar ${line.bar})${verdict}`);
@@ -136,7 +136,7 @@ function finish(report: BenchReport, options: BenchOptions): number {
     log(`FAILED ${combo.target} × ${combo.flow}: ${combo.problems.join('; ')}`);
   }
   if (options.output) {
-    writeFileSync(options.output, markdownReport(report));
+    await writeFormatted(options.output, markdownReport(report));
     log(`wrote ${options.output}`);
   }
   const expected = report.options.targets.length * report.options.flows.length;
@@ -163,7 +163,7 @@ async function main(): Promise<number> {
     saveRun(options.save, report);
     log(`saved the raw results to ${options.save}; finished in ${report.seconds.toFixed(0)} s`);
   }
-  return finish(report, options) > 0 ? 1 : 0;
+  return (await finish(report, options)) > 0 ? 1 : 0;
 }
 
 main().then(

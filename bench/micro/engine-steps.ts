@@ -257,6 +257,17 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
     },
   ];
 
+  // The whole-round rows must time the round they claim to: a middle round that asks "confirm".
+  const asksConfirm = (value: unknown) => JSON.stringify(value).includes('"inputRequests":{"confirm"');
+  const round = await engine.run({ ...call, requestState: token, inputResponses: approverResponses });
+  const dispatched = await server.dispatcher.dispatch(message, {
+    principal: ANONYMOUS,
+    signal: new AbortController().signal,
+  });
+  if (!asksConfirm(round) || !asksConfirm(dispatched)) {
+    throw new Error(`the micro-benchmark round does not ask "confirm": ${JSON.stringify(dispatched).slice(0, 300)}`);
+  }
+
   const result: MicroResult = { steps: [], extras: [], stateLength: token.length };
   for (const spec of steps) result.steps.push(await measureStep(spec, options));
   for (const spec of extras) result.extras.push(await measureStep(spec, options));
