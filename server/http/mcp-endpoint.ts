@@ -13,7 +13,7 @@ import {
 } from '../protocol/index.js';
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
-import { BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
+import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck } from './standard-headers.js';
 
@@ -52,13 +52,14 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     try {
       message = parseJson(await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs));
     } catch (error) {
-      if (error instanceof BodyTimeoutError || ctx.req.readableAborted || ctx.req.socket.destroyed) {
-        // The client hung up (or was cut off) mid-body: nothing can be answered, nothing went wrong.
-        ctx.respond = false;
+      if (error instanceof BodyTooLargeError) {
+        ctx.set('Connection', 'close');
+        channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
         return;
       }
-      if (error instanceof BodyTooLargeError) {
-        channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
+      if (error instanceof BodyTimeoutError || error instanceof BodyAbortedError) {
+        // The client hung up (or was cut off) mid-body: nothing can be answered, nothing went wrong.
+        ctx.respond = false;
         return;
       }
       if (error instanceof ProtocolError) {

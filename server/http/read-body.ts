@@ -1,6 +1,8 @@
 /**
- * Reads the raw request body with a size limit. We parse JSON ourselves: a body parser would hide
- * the parse error that must become -32700, and would buffer without a bound we control.
+ * Reads the raw request body with a size limit and a time limit. We parse JSON ourselves: a body
+ * parser would hide the parse error that must become -32700, and would buffer without a bound we
+ * control. Plain stream events, not an async iterator: breaking out of an iterator destroys the
+ * socket, and then not even the 413 could be sent.
  */
 import type { IncomingMessage } from 'node:http';
 
@@ -16,26 +18,46 @@ export class BodyTimeoutError extends Error {
   }
 }
 
-export async function readBody(request: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // A client that trickles its body must not hold the connection (and the work behind it) open.
-  const timer = setTimeout(() => request.destroy(new BodyTimeoutError(timeoutMs)), timeoutMs);
-  try {
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) throw new BodyTooLargeError(limit);
-      chunks.push(chunk);
-    }
-  } catch (error) {
-    if (error instanceof BodyTimeoutError || (error as Error)?.cause instanceof BodyTimeoutError) {
-      throw new BodyTimeoutError(timeoutMs);
-    }
-    throw error;
-  } finally {
-    clearTimeout(timer);
+/** The client went away before its body was complete. */
+export class BodyAbortedError extends Error {
+  constructor() {
+    super('The client closed the connection before the body was complete');
   }
-  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function readBody(request: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      // Keep reading and discarding, so the 413 can still be delivered on this connection.
+      chunks.length = 0;
+      request.resume();
+      finish(new BodyTooLargeError(limit));
+    };
+    const onEnd = () => finish();
+    const onError = () => finish(new BodyAbortedError());
+    const onClose = () => {
+      if (!request.complete) finish(new BodyAbortedError());
+    };
+    // A client that trickles its body must not hold the connection (and the work behind it) open.
+    const timer = setTimeout(() => {
+      finish(new BodyTimeoutError(timeoutMs));
+      request.destroy();
+    }, timeoutMs);
+    request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+  });
 }
