@@ -4,7 +4,6 @@
  * questions with a freshly sealed state. Stateless: everything a later round needs is in the
  * token, so any instance holding the key ring can continue any flow.
  */
-import { randomBytes as nodeRandomBytes } from 'node:crypto';
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from './canonical-digest.js';
@@ -12,6 +11,7 @@ import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
 import { MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
+import { pooledRandomBytes } from './random-pool.js';
 import { runOnce } from './single-use-run.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import type { KeyRing } from './key-ring.js';
@@ -104,7 +104,7 @@ export class FlowEngine {
   constructor(options: FlowEngineOptions) {
     this.#keyRing = options.keyRing;
     this.#clock = options.clock ?? Date.now;
-    this.#randomBytes = options.randomBytes ?? ((n) => new Uint8Array(nodeRandomBytes(n)));
+    this.#randomBytes = options.randomBytes ?? pooledRandomBytes();
     this.#logger = options.logger ?? silentLogger;
     this.#ttl = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
     this.#maxStateLength = options.maxStateLength ?? DEFAULT_MAX_STATE_LENGTH;

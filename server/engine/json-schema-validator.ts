@@ -9,8 +9,12 @@ const MAX_CACHED = 500;
 export class JsonSchemaValidator {
   readonly #ajv = new Ajv2020({ allErrors: false, strict: false, validateFormats: false });
   readonly #cache = new Map<string, ValidateFunction>();
+  /** Static schemas are the same object every time: skip serialising them to find their validator. */
+  readonly #bySchema = new WeakMap<object, ValidateFunction>();
 
   compile(schema: object): ValidateFunction {
+    const known = this.#bySchema.get(schema);
+    if (known) return known;
     const text = JSON.stringify(schema);
     let validate = this.#cache.get(text);
     if (!validate) {
@@ -18,6 +22,7 @@ export class JsonSchemaValidator {
       if (this.#cache.size >= MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
       this.#cache.set(text, validate);
     }
+    this.#bySchema.set(schema, validate);
     return validate;
   }
 
