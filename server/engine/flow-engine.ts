@@ -100,6 +100,7 @@ export class FlowEngine {
   readonly #guard: ReplayGuard;
   readonly #validator = new JsonSchemaValidator();
   readonly #versions = new WeakMap<AnyStateMachine, string>();
+  readonly #principalDigests = new Map<string, string>();
 
   constructor(options: FlowEngineOptions) {
     this.#keyRing = options.keyRing;
@@ -182,9 +183,20 @@ export class FlowEngine {
     });
   }
 
+  /** The same few principals call again and again: digest each once (bounded). */
+  #principalDigest(principal: string): string {
+    let digest = this.#principalDigests.get(principal);
+    if (digest === undefined) {
+      digest = shortDigest(`principal\u0000${principal}`);
+      if (this.#principalDigests.size >= 10_000) this.#principalDigests.clear();
+      this.#principalDigests.set(principal, digest);
+    }
+    return digest;
+  }
+
   #binding(call: FlowCall): Binding {
     return {
-      principal: shortDigest(`principal\u0000${call.principal}`),
+      principal: this.#principalDigest(call.principal),
       target: `${call.flow.method} ${call.flow.name}`,
       args: shortDigest(canonicalJson(call.arguments)),
       version: this.versionOf(call.flow.machine),
