@@ -2,8 +2,9 @@
  * bench-parallel: size and region asked in one round (parallel regions), then a confirmation,
  * then the result. The shape of `provision-database` without its invoked checks.
  */
-import { assign, setup } from 'xstate';
-import { askForm, defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
+import { setup } from 'xstate';
+import type { AnswerEvent } from '../../server/engine/index.js';
+import { askAndStore, benchTool } from './bench-question.js';
 import { parallelFlow as flow, questionOf } from '../flows/bench-flows.js';
 
 interface Context {
@@ -32,56 +33,23 @@ export const parallelMachine = setup({
         size: {
           initial: 'asking',
           states: {
-            asking: askForm<Context>({
-              key: size.key,
-              message: ({ context }) => size.message({ ...context }),
-              schema: size.schema,
-              onAccept: {
-                target: 'chosen',
-                actions: assign({ size: ({ event }) => formContent<{ size: string }>(event).size }),
-              },
-              onDecline: '#benchParallel.cancelled',
-            }),
+            asking: askAndStore(size, 'size', 'chosen', '#benchParallel.cancelled'),
             chosen: { type: 'final' },
           },
         },
         region: {
           initial: 'asking',
           states: {
-            asking: askForm<Context>({
-              key: region.key,
-              message: ({ context }) => region.message({ ...context }),
-              schema: region.schema,
-              onAccept: {
-                target: 'chosen',
-                actions: assign({ region: ({ event }) => formContent<{ region: string }>(event).region }),
-              },
-              onDecline: '#benchParallel.cancelled',
-            }),
+            asking: askAndStore(region, 'region', 'chosen', '#benchParallel.cancelled'),
             chosen: { type: 'final' },
           },
         },
       },
     },
-    confirm: askForm<Context>({
-      key: confirm.key,
-      message: ({ context }) => confirm.message({ ...context }),
-      schema: confirm.schema,
-      onAccept: {
-        target: 'done',
-        actions: assign({ confirm: ({ event }) => formContent<{ confirm: boolean }>(event).confirm }),
-      },
-      onDecline: 'cancelled',
-    }),
+    confirm: askAndStore(confirm, 'confirm', 'done', 'cancelled'),
     done: { type: 'final', output: ({ context }) => flow.result({ ...context }) },
     cancelled: { type: 'final', output: 'Cancelled.' },
   },
 });
 
-export const parallelTool = defineTool({
-  name: flow.tool,
-  description: flow.description,
-  inputSchema: flow.inputSchema,
-  machine: parallelMachine,
-  exampleArguments: flow.arguments,
-});
+export const parallelTool = benchTool(flow, parallelMachine);

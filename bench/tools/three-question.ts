@@ -3,8 +3,9 @@
  * shape of the `release` example without its deploy step (which sleeps 15 ms): the sealed state
  * of this flow is the one the issue bounds (600 bytes).
  */
-import { assign, setup } from 'xstate';
-import { askForm, defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
+import { setup } from 'xstate';
+import type { AnswerEvent } from '../../server/engine/index.js';
+import { askAndStore, benchTool } from './bench-question.js';
 import { questionOf, threeQuestionFlow as flow } from '../flows/bench-flows.js';
 
 interface Context {
@@ -27,45 +28,12 @@ export const threeQuestionMachine = setup({
   context: ({ input }) => ({ ...input, window: null, approver: null, confirm: null }),
   output: ({ event }) => event.output,
   states: {
-    pickWindow: askForm<Context>({
-      key: windowQuestion.key,
-      message: ({ context }) => windowQuestion.message({ ...context }),
-      schema: windowQuestion.schema,
-      onAccept: {
-        target: 'pickApprover',
-        actions: assign({ window: ({ event }) => formContent<{ window: string }>(event).window }),
-      },
-      onDecline: 'cancelled',
-    }),
-    pickApprover: askForm<Context>({
-      key: approver.key,
-      message: ({ context }) => approver.message({ ...context }),
-      schema: approver.schema,
-      onAccept: {
-        target: 'confirm',
-        actions: assign({ approver: ({ event }) => formContent<{ approver: string }>(event).approver }),
-      },
-      onDecline: 'cancelled',
-    }),
-    confirm: askForm<Context>({
-      key: confirm.key,
-      message: ({ context }) => confirm.message({ ...context }),
-      schema: confirm.schema,
-      onAccept: {
-        target: 'done',
-        actions: assign({ confirm: ({ event }) => formContent<{ confirm: boolean }>(event).confirm }),
-      },
-      onDecline: 'cancelled',
-    }),
+    pickWindow: askAndStore(windowQuestion, 'window', 'pickApprover', 'cancelled'),
+    pickApprover: askAndStore(approver, 'approver', 'confirm', 'cancelled'),
+    confirm: askAndStore(confirm, 'confirm', 'done', 'cancelled'),
     done: { type: 'final', output: ({ context }) => flow.result({ ...context }) },
     cancelled: { type: 'final', output: 'Cancelled.' },
   },
 });
 
-export const threeQuestionTool = defineTool({
-  name: flow.tool,
-  description: flow.description,
-  inputSchema: flow.inputSchema,
-  machine: threeQuestionMachine,
-  exampleArguments: flow.arguments,
-});
+export const threeQuestionTool = benchTool(flow, threeQuestionMachine);
