@@ -3,7 +3,7 @@
  * the server with a message that says how to fix it. docs/configuration.md lists them all.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfigurationError, KeyRing, parseKeyRing } from './engine/index.js';
+import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from './engine/index.js';
 import { parseStaticTokens } from './http/index.js';
 
 export interface EnvironmentConfig {
@@ -38,10 +38,6 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   return parsed;
 }
 
-function defined<T extends object>(entries: T): T {
-  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined)) as T;
-}
-
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): EnvironmentConfig {
   const port = positiveInteger('PORT', env.PORT) ?? 3000;
   if (port > 65535) throw new ConfigurationError(`PORT must be at most 65535, got ${port}.`);
@@ -67,7 +63,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    limits: defined({
+    limits: definedFields({
       stateTtlSeconds: positiveInteger('BATON_STATE_TTL', env.BATON_STATE_TTL),
       maxBodyBytes: positiveInteger('BATON_MAX_BODY_BYTES', env.BATON_MAX_BODY_BYTES),
       maxStateLength: positiveInteger('BATON_MAX_STATE_BYTES', env.BATON_MAX_STATE_BYTES),

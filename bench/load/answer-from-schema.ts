@@ -1,3 +1,4 @@
+import { isRecord } from '../../server/engine/index.js';
 /**
  * How the load generator answers an `inputRequests` entry: from the request alone, as a scripted
  * user would. Form elicitation is accepted with content that satisfies the requested schema (the
@@ -6,10 +7,6 @@
  */
 
 type Schema = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A value for one property of a form schema (the spec's flat primitives and string arrays). */
 export function valueForProperty(name: string, schema: Schema): unknown {

@@ -8,14 +8,11 @@ import type { AnyEventObject } from 'xstate';
 import { EngineError } from './engine-error.js';
 import { answerEvent, type Question } from './input-states.js';
 import type { JsonSchemaValidator } from './json-schema-validator.js';
+import { isRecord } from './plain-objects.js';
 
 export type AnswerOutcome = { event: AnyEventObject } | { retryReason: string };
 
 const ELICIT_ACTIONS = new Set(['accept', 'decline', 'cancel']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function malformed(key: string, expected: string): EngineError {
   return new EngineError('invalid_responses', `inputResponses.${key} is not a valid ${expected}`);

@@ -22,6 +22,7 @@ import { openState, sealState, type StateClaims } from './sealed-state.js';
 import { findUnserializable } from './serializable-context.js';
 import { settle, type Settled } from './settle.js';
 import { structuralVersion } from './structural-version.js';
+import { isRecord } from './plain-objects.js';
 
 export interface FlowEngineOptions {
   keyRing: KeyRing;
@@ -100,7 +101,6 @@ export class FlowEngine {
   readonly #guard: ReplayGuard;
   readonly #validator = new JsonSchemaValidator();
   readonly #versions = new WeakMap<AnyStateMachine, string>();
-  readonly #principalDigests = new Map<string, string>();
 
   constructor(options: FlowEngineOptions) {
     this.#keyRing = options.keyRing;
@@ -183,20 +183,9 @@ export class FlowEngine {
     });
   }
 
-  /** The same few principals call again and again: digest each once (bounded). */
-  #principalDigest(principal: string): string {
-    let digest = this.#principalDigests.get(principal);
-    if (digest === undefined) {
-      digest = shortDigest(`principal\u0000${principal}`);
-      if (this.#principalDigests.size >= 10_000) this.#principalDigests.clear();
-      this.#principalDigests.set(principal, digest);
-    }
-    return digest;
-  }
-
   #binding(call: FlowCall): Binding {
     return {
-      principal: this.#principalDigest(call.principal),
+      principal: shortDigest(`principal\u0000${call.principal}`),
       target: `${call.flow.method} ${call.flow.name}`,
       args: shortDigest(canonicalJson(call.arguments)),
       version: this.versionOf(call.flow.machine),
@@ -311,14 +300,12 @@ export class FlowEngine {
   #takeFallbacks(actor: AnyActor, snapshot: AnyMachineSnapshot, caps: ClientCapabilities): boolean {
     let sent = false;
     for (const { question } of pendingQuestions(snapshot)) {
-      const request = toInputRequest(question, snapshot.context);
-      if (clientSupports(question, request, caps)) continue;
       const event = { type: answerEvent.unsupported(question.key) };
       const current = actor.getSnapshot() as AnyMachineSnapshot;
-      if (current.can(event)) {
-        actor.send(event);
-        sent = true;
-      }
+      // Most questions have no fallback: only build the request for those that do.
+      if (!current.can(event) || clientSupports(question, toInputRequest(question, current.context), caps)) continue;
+      actor.send(event);
+      sent = true;
     }
     return sent;
   }
@@ -382,10 +369,6 @@ export class FlowEngine {
     }
     return { kind: 'input_required', inputRequests, requestState };
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {

@@ -65,3 +65,4 @@ export {
 export { ResourceRegistry, type ResolvedResource } from './resource-registry.js';
 export { toResourceContents, type ResourceContents } from './resource-result.js';
 export { parseUriTemplate, type UriTemplate } from './uri-template.js';
+export { isRecord, definedFields } from './plain-objects.js';

@@ -6,6 +6,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import { INPUT_META, type Question } from './input-states.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
+import { isRecord } from './plain-objects.js';
 
 export interface PendingQuestion {
   /** The state node that asked, for logs and diagrams. */
@@ -79,19 +80,15 @@ export function clientSupports(question: Question, request: InputRequest, caps: 
   switch (question.kind) {
     case 'form': {
       const elicitation = caps.elicitation;
-      if (!isObject(elicitation)) return false;
+      if (!isRecord(elicitation)) return false;
       return Object.keys(elicitation).length === 0 || 'form' in elicitation;
     }
     case 'url':
-      return isObject(caps.elicitation) && isObject(caps.elicitation.url);
+      return isRecord(caps.elicitation) && isRecord(caps.elicitation.url);
     case 'sampling':
-      if (!isObject(caps.sampling)) return false;
-      return 'tools' in (request.params ?? {}) ? isObject(caps.sampling.tools) : true;
+      if (!isRecord(caps.sampling)) return false;
+      return 'tools' in (request.params ?? {}) ? isRecord(caps.sampling.tools) : true;
     case 'roots':
-      return isObject(caps.roots);
+      return isRecord(caps.roots);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

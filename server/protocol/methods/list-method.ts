@@ -35,8 +35,3 @@ export function listMethod<T>(spec: ListSpec<T>, options: ListOptions): MethodSp
     },
   };
 }
-
-/** Drops undefined fields, so optional metadata is absent rather than null on the wire. */
-export function definedFields<T extends object>(entries: T): Partial<T> {
-  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as Partial<T>;
-}

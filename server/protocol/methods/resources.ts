@@ -2,13 +2,13 @@
  * `resources/list`, `resources/templates/list` and `resources/read` (spec, server/resources).
  * A resource is a machine too, so a read may ask for input first (MRTR on resources/read).
  */
-import { toResourceContents, type FlowEngine, type ResourceRegistry } from '../../engine/index.js';
+import { definedFields, toResourceContents, type FlowEngine, type ResourceRegistry } from '../../engine/index.js';
 import { hintsFor } from '../caching-hints.js';
 import { ErrorCode } from '../error-catalogue.js';
 import type { MethodSpec } from '../method-context.js';
 import { invalidParams, ProtocolError } from '../protocol-error.js';
 import { isRetry, runFlowRound } from './flow-call.js';
-import { definedFields, listMethod, type ListOptions } from './list-method.js';
+import { listMethod, type ListOptions } from './list-method.js';
 
 export function resourcesListMethod(registry: ResourceRegistry, options: ListOptions): MethodSpec {
   return listMethod(

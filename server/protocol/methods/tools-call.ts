@@ -7,10 +7,7 @@ import { toToolResult, toolError, type FlowEngine, type ToolRegistry } from '../
 import type { MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
 import { runFlowRound } from './flow-call.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../../engine/index.js';
 
 export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine): MethodSpec {
   return {
