@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { fromPromise } from 'xstate';
 import { releaseMachine, releaseTool } from '../../machines/examples/release.js';
 import { defineTool } from '../../server/engine/index.js';
-import { staticBearerTokens } from '../../server/http/index.js';
+import { AuthenticationError, staticBearerTokens } from '../../server/http/index.js';
 import { callTool, postRaw, rpc, standardHeaders } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
@@ -90,6 +90,27 @@ describe('authentication', () => {
     );
     expect(stolen.body.error.code).to.equal(-32602);
     expect(stolen.body.error.message).to.equal('Invalid params: invalid or expired requestState');
+  });
+});
+
+describe('an auth hook that refuses for a missing scope', () => {
+  it('answers 403 with error="insufficient_scope" and every scope needed', async () => {
+    const server = await startTestServer({
+      authenticate: async () => {
+        throw new AuthenticationError('Missing scope', { error: 'insufficient_scope', scope: 'tools:call tools:list' });
+      },
+      protectedResource: { resource: 'http://127.0.0.1/mcp', authorizationServers: ['https://auth.example.com'] },
+    });
+    try {
+      const response = await rpc(server.url, 'tools/list');
+      expect(response.status).to.equal(403);
+      expect(response.headers.get('www-authenticate')).to.equal(
+        'Bearer error="insufficient_scope", scope="tools:call tools:list", ' +
+          'resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp"',
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
 
