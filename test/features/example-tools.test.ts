@@ -88,6 +88,8 @@ describe('example tools over HTTP', () => {
       expect(r1).not.to.have.property('ttlMs');
       expect(r1).not.to.have.property('cacheScope');
       expect(r1.requestState).to.be.a('string');
+      // docs/architecture.md quotes the example tools' state sizes.
+      expect(r1.requestState.length).to.be.within(400, 700);
 
       const r2 = result(
         await callTool(server.url, 'release', args, {
@@ -223,6 +225,7 @@ describe('example tools over HTTP', () => {
     it('asks size and region in one round, then confirms and provisions', async () => {
       const r1 = result(await callTool(server.url, 'provision-database', args));
       expect(Object.keys(r1.inputRequests)).to.deep.equal(['size', 'region']);
+      expect(r1.requestState.length).to.be.within(400, 700);
       const r2 = result(
         await callTool(server.url, 'provision-database', args, {
           requestState: r1.requestState,
@@ -293,6 +296,7 @@ describe('example tools over HTTP', () => {
       expect(link.params.mode).to.equal('url');
       expect(link.params).not.to.have.property('requestedSchema');
       const connectionId = new URL(link.params.url).pathname.split('/').pop()!;
+      expect(r1.requestState.length).to.be.within(400, 700);
 
       // Accepting before the key arrived: asked again, with a different message.
       const r2 = result(

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import { fromPromise } from 'xstate';
 import { defineTool } from '../../server/engine/index.js';
-import { releaseMachine, releaseTool } from '../../machines/examples/release.js';
+import { countingRelease } from '../helpers/counting-release.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
@@ -11,26 +10,15 @@ import { startTestServer, testKeyRing, type RunningServer } from '../helpers/tes
  */
 describe('requestState security over HTTP', () => {
   let server: RunningServer;
-  let deployments = 0;
   let now = Date.parse('2026-11-29T12:00:00Z');
   const args = { service: 'billing', version: '2.4.0' };
 
-  const countingRelease = defineTool({
-    ...releaseTool,
-    machine: releaseMachine.provide({
-      actors: {
-        deploy: fromPromise(async () => {
-          deployments += 1;
-          return { deploymentId: `d${deployments}` };
-        }),
-      },
-    }),
-  });
-  const twin = defineTool({ ...countingRelease, name: 'release-twin' });
+  const { tool: counted, counter } = countingRelease();
+  const twin = defineTool({ ...counted, name: 'release-twin' });
 
   before(async () => {
     server = await startTestServer({
-      tools: [countingRelease, twin],
+      tools: [counted, twin],
       clock: () => now,
       stateTtlSeconds: 600,
       authenticate: async (ctx) => ({
@@ -82,13 +70,13 @@ describe('requestState security over HTTP', () => {
   }
 
   beforeEach(() => {
-    deployments = 0;
+    counter.deployments = 0;
   });
 
   it('runs the effect for the honest state (the control case)', async () => {
     const response = await present(await confirmationState());
     expect(response.body.result.structuredContent.released).to.equal(true);
-    expect(deployments).to.equal(1);
+    expect(counter.deployments).to.equal(1);
   });
 
   it('refuses a state with any single character changed, anywhere in the token', async () => {
@@ -102,7 +90,7 @@ describe('requestState security over HTTP', () => {
       const replacement = char === '.' ? '_' : alphabet[(alphabet.indexOf(char) + 17) % alphabet.length]!;
       expectRejected(await present(state.slice(0, i) + replacement + state.slice(i + 1)));
     }
-    expect(deployments).to.equal(0);
+    expect(counter.deployments).to.equal(0);
   });
 
   it('refuses truncated, extended, empty and non-string states', async () => {
@@ -120,11 +108,11 @@ describe('requestState security over HTTP', () => {
     ]) {
       expectRejected(await present(forged));
     }
-    expect(deployments).to.equal(0);
+    expect(counter.deployments).to.equal(0);
   });
 
   it('refuses a state sealed under a key this server does not hold, even with the same kid', async () => {
-    const foreign = await startTestServer({ tools: [countingRelease], keyRing: testKeyRing('test') });
+    const foreign = await startTestServer({ tools: [counted], keyRing: testKeyRing('test') });
     try {
       const r1 = await callTool(foreign.url, 'release', args, {}, { headers: { 'x-test-user': 'alice' } });
       expectRejected(await present(r1.body.result.requestState));
@@ -149,7 +137,7 @@ describe('requestState security over HTTP', () => {
     } finally {
       now = issued;
     }
-    expect(deployments).to.equal(1);
+    expect(counter.deployments).to.equal(1);
   });
 
   it('refuses a state presented by another principal, for another tool, or with other arguments', async () => {
@@ -157,7 +145,7 @@ describe('requestState security over HTTP', () => {
     expectRejected(await present(state, { user: 'mallory' }));
     expectRejected(await present(state, { tool: 'release-twin' }));
     expectRejected(await present(state, { args: { service: 'billing', version: '9.9.9' } }));
-    expect(deployments).to.equal(0);
+    expect(counter.deployments).to.equal(0);
   });
 
   it('keeps the arguments and answers unreadable in the token', async () => {

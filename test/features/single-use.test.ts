@@ -1,31 +1,12 @@
 import { expect } from 'chai';
-import { fromPromise } from 'xstate';
-import { releaseMachine, releaseTool } from '../../machines/examples/release.js';
-import { defineTool, FlowEngine, EngineError, RedisReplayGuard } from '../../server/engine/index.js';
+import { FlowEngine, EngineError, RedisReplayGuard } from '../../server/engine/index.js';
+import { countingRelease } from '../helpers/counting-release.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const args = { service: 'billing', version: '2.4.0' };
 const confirmYes = { confirm: { action: 'accept', content: { confirm: true } } };
-
-/** A release tool whose deployment counts itself and takes `ms`, so presentations can overlap. */
-function countingRelease(ms = 0) {
-  const counter = { deployments: 0 };
-  const tool = defineTool({
-    ...releaseTool,
-    machine: releaseMachine.provide({
-      actors: {
-        deploy: fromPromise(async () => {
-          counter.deployments += 1;
-          await new Promise((r) => setTimeout(r, ms));
-          return { deploymentId: `d${counter.deployments}` };
-        }),
-      },
-    }),
-  });
-  return { tool, counter };
-}
 
 /** Runs the first round and answers the window: the returned state is the single-use confirmation. */
 async function confirmationState(url: string): Promise<string> {

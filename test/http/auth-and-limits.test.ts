@@ -1,32 +1,12 @@
 import { expect } from 'chai';
-import { fromPromise } from 'xstate';
-import { releaseMachine, releaseTool } from '../../machines/examples/release.js';
-import { defineTool } from '../../server/engine/index.js';
+import { countingRelease } from '../helpers/counting-release.js';
 import { AuthenticationError, staticBearerTokens } from '../../server/http/index.js';
 import { callTool, postRaw, rpc, standardHeaders } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 const args = { service: 'billing', version: '2.4.0' };
 
-function slowRelease(ms: number) {
-  return defineTool({
-    ...releaseTool,
-    machine: releaseMachine.provide({
-      actors: {
-        deploy: fromPromise(async ({ signal }) => {
-          await new Promise((resolve, reject) => {
-            const timer = setTimeout(resolve, ms);
-            signal.addEventListener('abort', () => {
-              clearTimeout(timer);
-              reject(new Error('aborted'));
-            });
-          });
-          return { deploymentId: 'slow' };
-        }),
-      },
-    }),
-  });
-}
+const slowRelease = (ms: number) => countingRelease(ms).tool;
 
 describe('authentication', () => {
   let server: RunningServer;

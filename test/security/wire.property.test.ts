@@ -1,13 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { fromPromise } from 'xstate';
 import { createConnectPaymentsTool } from '../../machines/examples/connect-payments.js';
 import { provisionDatabaseTool } from '../../machines/examples/provision-database.js';
-import { releaseMachine, releaseTool } from '../../machines/examples/release.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault } from '../../machines/index.js';
-import { defineTool, type Logger } from '../../server/engine/index.js';
+import type { Logger } from '../../server/engine/index.js';
+import { countingRelease } from '../helpers/counting-release.js';
 import { errorCatalogue } from '../../server/protocol/index.js';
 import {
   answerValue,
@@ -144,7 +143,6 @@ describe('the wire under random and hostile messages (property)', function () {
   this.timeout(120_000);
 
   let server: RunningServer;
-  let deployments = 0;
   const failures: unknown[] = [];
   const logged: Array<{ event: string; fields?: Record<string, unknown> }> = [];
   const onRejection = (reason: unknown) => failures.push(reason);
@@ -154,17 +152,7 @@ describe('the wire under random and hostile messages (property)', function () {
   /** Real input_required states, with the call that continues each. */
   let pending: Array<{ method: string; params: Record<string, unknown>; state: string; asked: string[] }> = [];
 
-  const countingRelease = defineTool({
-    ...releaseTool,
-    machine: releaseMachine.provide({
-      actors: {
-        deploy: fromPromise(async () => {
-          deployments += 1;
-          return { deploymentId: `d${deployments}` };
-        }),
-      },
-    }),
-  });
+  const { tool: counted, counter } = countingRelease();
   const recordingLogger: Logger = {
     info() {},
     warn() {},
@@ -189,7 +177,7 @@ describe('the wire under random and hostile messages (property)', function () {
     server = await startTestServer({
       logger: recordingLogger,
       tools: [
-        countingRelease,
+        counted,
         provisionDatabaseTool,
         createConnectPaymentsTool({ vault, pageUrl: (id) => `http://127.0.0.1/vault/${id}` }),
         ...fixtures.tools,
@@ -225,7 +213,7 @@ describe('the wire under random and hostile messages (property)', function () {
       }
     }
     expect(pending.map((p) => p.params.name ?? p.params.uri)).to.include('release');
-    deployments = 0;
+    counter.deployments = 0;
   });
 
   after(async () => {
@@ -356,7 +344,7 @@ describe('the wire under random and hostile messages (property)', function () {
       }),
       { numRuns: 1200 },
     );
-    expect(deployments).to.equal(0);
+    expect(counter.deployments).to.equal(0);
   });
 
   it('never moves a flow on internal event names or unasked answers, at either question of release', async () => {
@@ -383,11 +371,11 @@ describe('the wire under random and hostile messages (property)', function () {
           );
           state = second.message.result.requestState;
         }
-        const before = deployments;
+        const before = counter.deployments;
         const { message: answer } = await exchange(call({ requestState: state, inputResponses: responses }));
         expect(answer.result?.resultType, JSON.stringify({ responses, answer })).to.equal('input_required');
         expect(Object.keys(answer.result.inputRequests)).to.deep.equal([atConfirm ? 'confirm' : 'window']);
-        expect(deployments).to.equal(before);
+        expect(counter.deployments).to.equal(before);
       }),
       { numRuns: 150 },
     );
