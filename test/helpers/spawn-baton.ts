@@ -26,6 +26,8 @@ export interface SpawnBatonOptions {
   args?: string[];
   /** How many fresh ports to try when the chosen one was taken in the meantime (default 3). */
   portAttempts?: number;
+  /** Node options after `--import tsx` (so preloads may be TypeScript), e.g. `['--expose-gc']`. */
+  nodeArgs?: string[];
 }
 
 export interface BatonInstance {
@@ -98,11 +100,15 @@ async function spawnOnce(
   options: SpawnBatonOptions,
   track: (stop: Stopper) => void,
 ): Promise<BatonInstance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve', ...(options.args ?? [])], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...options.env, PORT: String(port), HOST: LOOPBACK, BATON_KEYS: options.keys },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', ...(options.nodeArgs ?? []), 'server/cli.ts', 'serve', ...(options.args ?? [])],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...options.env, PORT: String(port), HOST: LOOPBACK, BATON_KEYS: options.keys },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   if (child.pid === undefined) throw new StartFailure('could not spawn node', false);
   const pid = child.pid;
   live.add(child);
