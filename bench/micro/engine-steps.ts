@@ -22,6 +22,7 @@ import {
   silentLogger,
   type FlowOutcome,
 } from '../../server/engine/index.js';
+import { isJsonFaithful } from '../../server/engine/json-faithful.js';
 import { JsonSchemaValidator } from '../../server/engine/json-schema-validator.js';
 import { pendingQuestions, toInputRequest } from '../../server/engine/pending-questions.js';
 import { findUnserializable } from '../../server/engine/serializable-context.js';
@@ -74,12 +75,12 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
   const key = keyRing.find(kid)!;
   const bytes = Buffer.from(sealed, 'base64url');
   const plain = nacl.secretbox.open(bytes.subarray(24), bytes.subarray(0, 24), key.secret)!;
-  // Flag byte 1: deflate-raw; 0: plain (states under 768 bytes, like this one, skip zlib).
-  const text =
-    plain[0] === 1 ? inflateRawSync(plain.subarray(1)).toString() : Buffer.from(plain.subarray(1)).toString();
+  // Flag bit 0: deflate-raw (states under 768 bytes, like this one, skip zlib); bit 1: plain JSON.
+  const text = plain[0]! & 1 ? inflateRawSync(plain.subarray(1)).toString() : Buffer.from(plain.subarray(1)).toString();
+  const decode = plain[0]! & 2 ? (t: string) => JSON.parse(t) as unknown : (t: string) => superjson.parse<unknown>(t);
   // What (de)compression costs on a state that needs it, measured on this text.
   const deflated = deflateRawSync(Buffer.from(text));
-  const [claims, snapshot] = superjson.parse<[unknown[], unknown]>(text);
+  const [claims, snapshot] = decode(text) as [unknown[], unknown];
   const event = { type: 'answer.approver.accept', content: approverContent } as const;
   const openedClaims = openState(token, keyRing, MAX_LENGTH)!.claims;
   const restore = () => createActor(threeQuestionMachine, { snapshot: snapshot as never, input: args });
@@ -99,12 +100,14 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
     return persisted;
   };
   const nextPersisted = persistOf(answered());
-  const nextText = superjson.stringify([claims, nextPersisted]);
+  const encode = (value: unknown) =>
+    isJsonFaithful(nextPersisted) ? JSON.stringify(value) : superjson.stringify(value);
+  const nextText = encode([claims, nextPersisted]);
   const nextBody = Buffer.from(nextText);
   const nextPlain = new Uint8Array(nextBody.length + 1);
   nextPlain[0] = 0;
   nextPlain.set(nextBody, 1);
-  const fresh = (count: number) => superjsonCopies(text, count);
+  const fresh = (count: number) => Array.from({ length: count }, () => (decode(text) as [unknown, unknown])[1]);
   const many = <T>(count: number, make: () => T) => Array.from({ length: count }, make);
   const none = () => undefined;
 
@@ -127,10 +130,10 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
       run: () => inflateRawSync(deflated, { maxOutputLength: MAX_LENGTH * 64 }).toString(),
     },
     {
-      step: 'superjson parse',
-      what: 'superjson.parse of [claims, snapshot]',
+      step: 'parse',
+      what: 'JSON.parse of [claims, snapshot] (superjson.parse when the flag says so)',
       prepare: none,
-      run: () => superjson.parse(text),
+      run: () => decode(text),
     },
     {
       step: 'restore',
@@ -161,10 +164,10 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
       run: (actors: AnyActor[], i) => persistOf(actors[i]!),
     },
     {
-      step: 'superjson stringify',
-      what: 'superjson.stringify([claims, snapshot])',
+      step: 'stringify',
+      what: 'isJsonFaithful(snapshot), then JSON.stringify([claims, snapshot]) (else superjson)',
       prepare: none,
-      run: () => superjson.stringify([claims, nextPersisted]),
+      run: () => encode([claims, nextPersisted]),
     },
     {
       step: 'compress',
@@ -194,6 +197,12 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
     requestBody(1, threeQuestionFlow, { requestState: token, inputResponses: approverResponses }).toString(),
   );
   const extras: StepSpec<any>[] = [
+    {
+      step: 'superjson stringify',
+      what: 'the same snapshot through superjson, as a context with a Date would be',
+      prepare: none,
+      run: () => superjson.stringify([claims, nextPersisted]),
+    },
     {
       step: 'answer mapping',
       what: 'pendingQuestions + toInputRequest + interpretAnswer (ajv) + can()',
@@ -282,8 +291,4 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
   for (const spec of extras) result.extras.push(await measureStep(spec, options));
   startedActor.stop();
   return result;
-}
-
-function superjsonCopies(text: string, count: number): unknown[] {
-  return Array.from({ length: count }, () => superjson.parse<[unknown, unknown]>(text)[1]);
 }

@@ -4,16 +4,19 @@
  * random 24-byte nonce). The client can neither read nor change it (spec, MRTR "Security").
  *
  * Token format (docs/architecture.md): `b1.<kid>.<base64url(nonce ‖ box)>`, where the box holds one
- * flag byte (0 plain, 1 deflate-raw) and the superjson text of `[claims, snapshot]`.
+ * flag byte and the text of `[claims, snapshot]`. Flag bit 0: deflate-raw; bit 1: the text is plain
+ * JSON, written when JSON carries the snapshot faithfully (most do), else superjson.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import superjson from 'superjson';
 import nacl from 'tweetnacl';
+import { isJsonFaithful } from './json-faithful.js';
 import type { KeyRing } from './key-ring.js';
 
 const PREFIX = 'b1';
-const FLAG_PLAIN = 0;
-const FLAG_DEFLATE = 1;
+const FLAG_DEFLATE = 0b01;
+const FLAG_JSON = 0b10;
+const KNOWN_FLAGS = FLAG_DEFLATE | FLAG_JSON;
 /**
  * Below this many bytes a state is sealed as it is: setting up zlib costs more than the bytes it
  * saves on a typical few-hundred-byte state (measured in bench/: deflate was the largest single
@@ -92,13 +95,16 @@ function fromTuple(t: unknown): StateClaims | undefined {
 }
 
 export function sealState(content: SealedContent, options: SealOptions): string {
-  const text = Buffer.from(superjson.stringify([toTuple(content.claims), content.snapshot]));
-  let flag = FLAG_PLAIN;
+  // The claims tuple is plain JSON by construction; only the snapshot decides the codec.
+  const payload = [toTuple(content.claims), content.snapshot];
+  const json = isJsonFaithful(content.snapshot);
+  const text = Buffer.from(json ? JSON.stringify(payload) : superjson.stringify(payload));
+  let flag = json ? FLAG_JSON : 0;
   let body: Uint8Array = text;
   if (text.length >= COMPRESS_FROM) {
     const deflated = deflateRawSync(text);
     if (deflated.length < text.length) {
-      flag = FLAG_DEFLATE;
+      flag |= FLAG_DEFLATE;
       body = deflated;
     }
   }
@@ -135,16 +141,15 @@ export function openState(token: unknown, keyRing: KeyRing, maxLength: number): 
   );
   if (!plain) return undefined;
   try {
+    const flag = plain[0]!;
+    if ((flag & ~KNOWN_FLAGS) !== 0) return undefined;
     const body = plain.subarray(1);
     // The box is authentic, so the size bound only guards against our own bugs; keep it anyway.
     const text =
-      plain[0] === FLAG_DEFLATE
+      flag & FLAG_DEFLATE
         ? inflateRawSync(body, { maxOutputLength: maxLength * 64 }).toString()
-        : plain[0] === FLAG_PLAIN
-          ? Buffer.from(body).toString()
-          : undefined;
-    if (text === undefined) return undefined;
-    const parsed = superjson.parse<unknown>(text);
+        : Buffer.from(body).toString();
+    const parsed: unknown = flag & FLAG_JSON ? JSON.parse(text) : superjson.parse<unknown>(text);
     if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
     const claims = fromTuple(parsed[0]);
     if (!claims) return undefined;

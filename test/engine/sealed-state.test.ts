@@ -67,15 +67,20 @@ function withFlag(flag: number, text: string): Uint8Array {
 }
 
 /**
- * The superjson text inside a token sealed by `testKeyRing()`, read with the documented format
- * (one flag byte, 0 plain or 1 deflate-raw), so tests can re-box altered content.
+ * The text inside a token sealed by `testKeyRing()`, read with the documented format (one flag
+ * byte: bit 0 deflate-raw, bit 1 plain JSON instead of superjson), so tests can re-box altered content.
  */
 function innerText(token: string): string {
   const { body } = parts(token);
   const plain = nacl.secretbox.open(body.subarray(24), body.subarray(0, 24), new Uint8Array(32).fill(1));
   if (!plain) throw new Error('not sealed by the test key');
   const inner = plain.subarray(1);
-  return plain[0] === 1 ? inflateRawSync(inner).toString() : Buffer.from(inner).toString();
+  return plain[0]! & 1 ? inflateRawSync(inner).toString() : Buffer.from(inner).toString();
+}
+
+function flagOf(token: string): number {
+  const { body } = parts(token);
+  return nacl.secretbox.open(body.subarray(24), body.subarray(0, 24), new Uint8Array(32).fill(1))![0]!;
 }
 
 /** The claims as they are stored: a tuple whose layout the tests do not assume. */
@@ -136,6 +141,33 @@ describe('sealState / openState', () => {
       const opened = openState(boxed(withFlag(0, innerText(token))), testKeyRing(), MAX);
       expect(opened?.claims).to.deep.equal(claims());
       expect(opened?.snapshot).to.deep.equal(snapshot());
+    });
+
+    it('writes a plain-data snapshot as JSON (flag bit 1) and reads it back equal', () => {
+      const plainSnapshot = { status: 'active', value: { a: 'b' }, context: { n: 1.5, list: ['x', null, true] } };
+      const token = seal({ claims: claims(), snapshot: plainSnapshot });
+      expect(flagOf(token)).to.equal(0b10);
+      expect(JSON.parse(innerText(token))[1]).to.deep.equal(plainSnapshot);
+      expect(openState(token, testKeyRing(), MAX)?.snapshot).to.deep.equal(plainSnapshot);
+    });
+
+    it('falls back to superjson for what JSON would change, and keeps it exactly', () => {
+      const shared = { id: 7 };
+      const cases: Record<string, unknown> = {
+        undefined: { context: { nothing: undefined } },
+        '-0': { context: { zero: -0 } },
+        NaN: { context: { n: Number.NaN } },
+        Date: { context: { when: new Date(0) } },
+        'shared reference': { context: { a: shared, b: shared } },
+      };
+      for (const [name, value] of Object.entries(cases)) {
+        const token = seal({ claims: claims(), snapshot: value });
+        expect(flagOf(token) & 0b10, name).to.equal(0);
+        expect(openState(token, testKeyRing(), MAX)?.snapshot, name).to.deep.equal(value);
+      }
+      const opened = openState(seal({ claims: claims(), snapshot: cases['shared reference'] }), testKeyRing(), MAX)
+        ?.snapshot as { context: { a: object; b: object } };
+      expect(opened.context.a).to.equal(opened.context.b);
     });
 
     it('keeps singleUse in the claims', () => {
@@ -248,7 +280,9 @@ describe('sealState / openState', () => {
     it('fails to open an authentic box whose flag byte is unknown or wrong', () => {
       const text = innerText(seal());
       expect(openState(boxed(withFlag(0, text)), testKeyRing(), MAX)).to.not.equal(undefined);
+      // Flag 2 says JSON: the superjson text parses, but not to [claims, snapshot].
       expect(openState(boxed(withFlag(2, text)), testKeyRing(), MAX)).to.equal(undefined);
+      expect(openState(boxed(withFlag(4, text)), testKeyRing(), MAX)).to.equal(undefined);
       expect(openState(boxed(withFlag(255, text)), testKeyRing(), MAX)).to.equal(undefined);
       expect(openState(boxed(withFlag(1, text)), testKeyRing(), MAX)).to.equal(undefined);
     });
