@@ -9,6 +9,7 @@
  * twice. The deployment itself is the `deploy` actor; tests and real deployments
  * swap it with `releaseMachine.provide({ actors: { deploy } })`.
  */
+import { appendFileSync } from 'node:fs';
 import { assign, fromPromise, setup } from 'xstate';
 import { askForm, formContent, type AnswerEvent } from '../../server/engine/index.js';
 import { defineTool } from '../../server/engine/index.js';
@@ -29,8 +30,16 @@ export interface DeployInput {
   window: string;
 }
 
-/** Stands in for a real deployment API: takes a moment and honours cancellation. */
+/**
+ * Stands in for a real deployment API: takes a moment and honours cancellation. With
+ * `BATON_DEPLOY_JOURNAL=<file>` it also appends one line per deployment it starts (the id and the
+ * process), so an operator or a test can count effects across every instance of a fleet: each
+ * line is one `O_APPEND` write, which processes sharing the file cannot interleave.
+ */
 export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async ({ input, signal }) => {
+  const deploymentId = `${input.service}@${input.version}#${input.window}`;
+  const journal = process.env.BATON_DEPLOY_JOURNAL;
+  if (journal) appendFileSync(journal, `${deploymentId} ${process.pid}\n`);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, 15);
     signal.addEventListener('abort', () => {
@@ -38,7 +47,7 @@ export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput
       reject(new Error('deployment aborted'));
     });
   });
-  return { deploymentId: `${input.service}@${input.version}#${input.window}` };
+  return { deploymentId };
 });
 
 export const releaseMachine = setup({

@@ -7,17 +7,26 @@
  * completes.
  *
  * Effects are counted from the results (each release reports its deploymentId, each database its
- * URL, unique per flow). An effect round (the one answering `confirm: true`) that had to be
- * retried may have run on the killed instance before it died; the instances here use the default
- * in-memory single-use guard, which a dead instance takes with it (a fleet shares a Redis guard:
- * BATON_REDIS_URL, test/features/single-use.test.ts). The figures are printed for the record.
+ * URL, unique per flow). In the first fleet the instances keep the default in-memory single-use
+ * guard, which a dead instance takes with it: an effect round cut off by the kill may have run
+ * there before the retry ran it again, and the figures say how many were retried.
+ *
+ * The second fleet is the documented production set-up: the same three instances share one
+ * redis-server (BATON_REDIS_URL), and every deployment the release tool starts is journaled to one
+ * file by whichever process runs it (BATON_DEPLOY_JOURNAL). Killed mid-run, it must never deploy
+ * anything twice: a confirmation cut off on the dead instance is refused as "already used" on the
+ * retry (its effect may have happened), and every other flow completes.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { FleetClient, type FlowRecord } from '../helpers/fleet-client.js';
 import { requestMeta, standardHeaders } from '../helpers/mcp-http.js';
 import { startNginx, type RunningNginx } from '../helpers/nginx.js';
+import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 
 const FLOWS_PER_RUN = 300;
@@ -144,6 +153,51 @@ function report(title: string, figures: Figures, extra: Record<string, unknown> 
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
+interface KillRun {
+  records: FlowRecord[];
+  figures: Figures;
+  killedAt: number;
+  /** Rounds the victim answered more than 500 ms after it was killed (must be none). */
+  victimRoundsAfterKill: number;
+  retriedRounds: FlowRecord['rounds'];
+}
+
+/** Runs `specs` through nginx and SIGKILLs `victim` once a third of the flows have finished. */
+async function runWithKill(
+  client: FleetClient,
+  specs: FlowSpec[],
+  instances: BatonInstance[],
+  victim: BatonInstance,
+): Promise<KillRun> {
+  let killedAt = 0;
+  const started = Date.now();
+  const records = await runFlows(client, specs, CONCURRENCY, (finished) => {
+    if (finished === Math.floor(specs.length / 3) && killedAt === 0) {
+      killedAt = Date.now();
+      process.kill(victim.pid, 'SIGKILL');
+    }
+  });
+  const figures = figuresOf(records, instances, (Date.now() - started) / 1000);
+  const rounds = records.flatMap((record) => record.rounds);
+  return {
+    records,
+    figures,
+    killedAt,
+    victimRoundsAfterKill: rounds.filter(
+      (round) => round.instance === victim.instanceId && round.answeredAt > killedAt + 500,
+    ).length,
+    retriedRounds: rounds.filter((round) => round.failures.length > 0),
+  };
+}
+
+/** Requests nginx itself moved to the next instance (connection refused): `upstream=a, b`. */
+function proxyFailovers(nginx: RunningNginx): number {
+  return nginx
+    .accessLog()
+    .split('\n')
+    .filter((line) => line.includes('/mcp') && /upstream=\S+, /.test(line)).length;
+}
+
 function expectAllComplete(specs: FlowSpec[], records: FlowRecord[]): void {
   expect(records.length).to.equal(specs.length);
   const wrong = specs.filter((spec, index) => effectOf(records[index]!) !== spec.effect);
@@ -228,41 +282,116 @@ describe('fleet: three Baton instances behind nginx, round robin', function () {
     const client = new FleetClient(nginx!.url, { sockets: CONCURRENCY });
     const specs = flowSpecs('kill', FLOWS_PER_RUN);
     const victim = instances[1]!;
-    let killedAt = 0;
-    const started = Date.now();
     try {
-      const records = await runFlows(client, specs, CONCURRENCY, (finished) => {
-        if (finished === Math.floor(FLOWS_PER_RUN / 3) && killedAt === 0) {
-          killedAt = Date.now();
-          process.kill(victim.pid, 'SIGKILL');
-        }
-      });
-      const figures = figuresOf(records, instances, (Date.now() - started) / 1000);
-      const rounds = records.flatMap((record) => record.rounds);
-      const victimRoundsAfterKill = rounds.filter(
-        (round) => round.instance === victim.instanceId && round.answeredAt > killedAt + 500,
-      ).length;
-      const retriedRounds = rounds.filter((round) => round.failures.length > 0);
-      // Requests nginx itself moved to the next instance (connection refused): `upstream=a, b`.
-      const proxyFailovers = nginx!
-        .accessLog()
-        .split('\n')
-        .filter((line) => line.includes('/mcp') && /upstream=\S+, /.test(line)).length;
-      report('one instance SIGKILLed after 1/3 of the flows', figures, {
+      const run = await runWithKill(client, specs, instances, victim);
+      report('one instance SIGKILLed after 1/3 of the flows (in-memory guards)', run.figures, {
         killed: 'instance 2',
         'flows finished before the kill': Math.floor(FLOWS_PER_RUN / 3),
-        'rounds that needed a retry': retriedRounds.length,
-        'requests nginx passed on to the next instance (all runs)': proxyFailovers,
-        'rounds answered by the killed instance after the kill': victimRoundsAfterKill,
+        'rounds that needed a retry': run.retriedRounds.length,
+        'requests nginx passed on to the next instance (all runs)': proxyFailovers(nginx!),
+        'rounds answered by the killed instance after the kill': run.victimRoundsAfterKill,
       });
 
       expect(await victim.exited).to.have.property('signal', 'SIGKILL');
-      expectAllComplete(specs, records);
-      expect(figures.roundsPerInstance['instance 2'], 'the victim served rounds before the kill').to.be.above(0);
-      expect(victimRoundsAfterKill).to.equal(0);
+      expectAllComplete(specs, run.records);
+      expect(run.figures.roundsPerInstance['instance 2'], 'the victim served rounds before the kill').to.be.above(0);
+      expect(run.victimRoundsAfterKill).to.equal(0);
       // A retried round ends on a live instance.
-      for (const round of retriedRounds) expect(round.instance).to.not.equal(victim.instanceId);
-      expect(figures.distinctEffects).to.equal(FLOWS_PER_RUN);
+      for (const round of run.retriedRounds) expect(round.instance).to.not.equal(victim.instanceId);
+      expect(run.figures.distinctEffects).to.equal(FLOWS_PER_RUN);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('fleet: three Baton instances behind nginx sharing one Redis guard', function () {
+  this.timeout(120_000);
+
+  const fleet = new BatonFleet();
+  let instances: BatonInstance[] = [];
+  let nginx: RunningNginx | undefined;
+  let redis: RunningRedis | undefined;
+  let journalDir = '';
+  let journal = '';
+
+  before(async function () {
+    if (!redisAvailable()) {
+      // CI installs redis-server; a developer machine without it skips rather than fails.
+      if (process.env.CI) throw new Error('redis-server is not installed');
+      this.skip();
+    }
+    redis = await startRedis();
+    journalDir = mkdtempSync(join(tmpdir(), 'baton-fleet-'));
+    journal = join(journalDir, 'deployments.log');
+    const keys = generateKeyEntry('fleet-redis');
+    const env = {
+      BATON_REDIS_URL: redis.url,
+      BATON_DEPLOY_JOURNAL: journal,
+      // A short round budget, so a claim left by the killed instance is declared abandoned after
+      // 2 s + 5 s instead of 30 s + 5 s; the retrying client waits that long.
+      BATON_TIME_BUDGET_MS: '2000',
+    };
+    instances = await Promise.all([1, 2, 3].map(() => fleet.start({ keys, env })));
+    nginx = await startNginx({ upstreams: instances.map((instance) => instance.port) });
+  });
+
+  after(async () => {
+    await nginx?.stop();
+    await fleet.stopAll();
+    await redis?.stop();
+    if (journalDir) rmSync(journalDir, { recursive: true, force: true });
+  });
+
+  it(`never deploys twice when one instance is SIGKILLed during ${FLOWS_PER_RUN} releases`, async () => {
+    // Enough patience to wait out a claim the dead instance left (in_use for about 7 s).
+    const client = new FleetClient(nginx!.url, { sockets: CONCURRENCY, maxAttempts: 30 });
+    const specs = flowSpecs('redis', FLOWS_PER_RUN * 2).filter((spec) => spec.tool === 'release');
+    const victim = instances[2]!;
+    try {
+      const run = await runWithKill(client, specs, instances, victim);
+      const lines = readFileSync(journal, 'utf8').trim().split('\n');
+      const deployments = new Map<string, number>();
+      for (const line of lines) {
+        const id = line.split(' ')[0]!;
+        deployments.set(id, (deployments.get(id) ?? 0) + 1);
+      }
+      const refused = run.records.filter((record) => record.refusal !== undefined);
+      const deployedByVictim = lines.filter((line) => line.endsWith(` ${victim.pid}`)).length;
+      report('one instance SIGKILLed after 1/3 of the releases (shared Redis guard)', run.figures, {
+        killed: 'instance 3',
+        'rounds that needed a retry': run.retriedRounds.length,
+        'deployments journaled (all instances)': lines.length,
+        'deployments started by the killed instance': deployedByVictim,
+        'flows refused as already used (confirmation cut off by the kill)': refused.length,
+        'deployment ids journaled twice': [...deployments.values()].filter((count) => count > 1).length,
+      });
+
+      expect(await victim.exited).to.have.property('signal', 'SIGKILL');
+      expect(run.figures.roundsPerInstance['instance 3'], 'the victim served rounds before the kill').to.be.above(0);
+      expect(run.victimRoundsAfterKill).to.equal(0);
+      // The claim: no effect ever ran twice, on any instance.
+      expect(
+        [...deployments].filter(([, count]) => count > 1),
+        'deployments journaled more than once',
+      ).to.deep.equal([]);
+      specs.forEach((spec, index) => {
+        const record = run.records[index]!;
+        if (record.refusal === undefined) {
+          // Completed: its deployment is the one in the result, journaled once.
+          expect(effectOf(record), spec.effect).to.equal(spec.effect);
+          expect(deployments.get(spec.effect), spec.effect).to.equal(1);
+          return;
+        }
+        // Refused only where the kill cut off the confirmation: the last round confirmed, was
+        // retried, and is told "already used"; its deployment ran at most once.
+        const last = record.rounds.at(-1)!;
+        expect(record.refusal, spec.effect).to.equal('request_state_used');
+        expect(last.effect && last.failures.length > 0, `${spec.effect}: refused round was a retried confirmation`).to
+          .be.true;
+        expect(deployments.get(spec.effect) ?? 0, spec.effect).to.be.at.most(1);
+      });
+      expect(refused.length, 'at most the confirmations in flight on the victim').to.be.at.most(CONCURRENCY);
     } finally {
       client.close();
     }

@@ -7,7 +7,9 @@
  * sent again with a new JSON-RPC id and the same `requestState` and answers, as a client should:
  * the state holds all the flow needs, so any instance can take the retry. So is a round refused
  * with "being processed by another request" (a single-use state still claimed by a run in
- * flight). Anything else ends the flow with an error.
+ * flight). A round refused with "already used" (a single-use state whose first run was cut off,
+ * so its effect may have happened) ends the flow with that refusal recorded, as the spec'd client
+ * would show it to the user. Anything else ends the flow with an error.
  */
 import { Agent, request } from 'node:http';
 import { requestMeta, standardHeaders } from './mcp-http.js';
@@ -27,8 +29,20 @@ export interface FlowRecord {
   tool: string;
   args: Record<string, unknown>;
   rounds: RoundRecord[];
-  /** The final CallToolResult. */
+  /** The final CallToolResult (empty when the flow was refused). */
   result: Record<string, any>;
+  /** Set when the server refused a round for good: the error's `data.reason`. */
+  refusal?: string;
+}
+
+/** A round the server refused for good; runFlow turns it into the flow's `refusal`. */
+class RoundRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly record: RoundRecord,
+  ) {
+    super(reason);
+  }
 }
 
 interface Answer {
@@ -72,7 +86,15 @@ export class FleetClient {
     const rounds: RoundRecord[] = [];
     let round: { requestState?: string; inputResponses?: Record<string, unknown> } = {};
     for (let index = 0; index < 10; index += 1) {
-      const { answer, record } = await this.#round(tool, args, round);
+      let outcome;
+      try {
+        outcome = await this.#round(tool, args, round);
+      } catch (error) {
+        if (!(error instanceof RoundRefused)) throw error;
+        rounds.push(error.record);
+        return { tool, args, rounds, result: {}, refusal: error.reason };
+      }
+      const { answer, record } = outcome;
       rounds.push(record);
       const result = answer.body.result;
       if (result.resultType !== 'input_required') return { tool, args, rounds, result };
@@ -115,6 +137,14 @@ export class FleetClient {
         failures.push('in_use');
         await delay(50 * attempt);
         continue;
+      }
+      if (error?.code === -32602 && error.data?.reason === 'request_state_used') {
+        throw new RoundRefused(error.data.reason, {
+          instance: answer.instance,
+          failures,
+          effect,
+          answeredAt: Date.now(),
+        });
       }
       if (answer.status !== 200 || error || !answer.body?.result) {
         throw new Error(`${tool} round ${JSON.stringify(round).slice(0, 80)}…: HTTP ${answer.status} ${answer.text}`);
