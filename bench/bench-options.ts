@@ -45,6 +45,9 @@ export const USAGE = `Usage: npm run bench [-- options]
   --output <file>         report file (full: docs/benchmarks.md); --no-output writes none
   --save <file>           raw results as JSON (default .artifacts/bench-results.json)
   --from <file>           write the report from saved results instead of measuring
+
+Environment: BENCH_TARGET_NODE_ARGS adds Node options to every target process, for example
+BENCH_TARGET_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them under this load.
 `;
 
 function list(value: string): string[] {

@@ -54,7 +54,10 @@ function installExitHooks(): void {
 
 export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}): Promise<TargetHandle> {
   installExitHooks();
-  const nodeArgs = ['--expose-gc', '--import', 'tsx', 'bench/targets/target-process.ts', kind];
+  // BENCH_TARGET_NODE_ARGS adds Node options to every target, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
+  // to profile them under the bench's own load (NODE_OPTIONS refuses --cpu-prof).
+  const extra = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = ['--expose-gc', ...extra, '--import', 'tsx', 'bench/targets/target-process.ts', kind];
   const [command, args] = options.cpus
     ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
     : [process.execPath, nodeArgs];

@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     target.server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 1000).unref();
   });
+  // The runner stops a target with SIGTERM: exit normally, so `--cpu-prof` gets to write its profile.
+  process.once('SIGTERM', () => process.exit(0));
   send({ type: 'ready', url: target.url, pid: process.pid });
 }
 
