@@ -10,7 +10,7 @@ import type { MicroResult } from '../micro/engine-steps.js';
 import type { StepTiming } from '../micro/measure.js';
 import type { RunRecord } from '../run-matrix.js';
 import type { TargetKind } from '../targets/target-protocol.js';
-import { barLines } from './bar.js';
+import { BAR, barLines } from './bar.js';
 import type { MachineInfo } from './machine-info.js';
 import { metrics, ratio, select, spread, type Combination, type Metric, type Spread } from './summary.js';
 
@@ -111,6 +111,32 @@ ${table(
   ['criterion', 'bar', 'measured', 'verdict'],
   lines.map((l) => [l.criterion, l.bar, l.measured ?? '–', verdict(l.met)]),
 )}`;
+}
+
+/**
+ * A bound from the run's own figures: no Baton request can cost less than the floor's (HTTP, Koa,
+ * JSON) plus the engine's round measured with no HTTP at all, so their sum caps the ratios that a
+ * CPU-bound server can reach, whatever the HTTP layer does.
+ */
+const times = (value: number) => `${value.toFixed(2)}x`;
+
+function limitSection(report: BenchReport): string {
+  const run = report.micro?.extras.find((s) => s.step === 'FlowEngine.run');
+  const c = report.options.concurrency[0]!;
+  const cpu = (target: TargetKind) => medianOf(select(report.records, 'three-question', c, target), metrics.serverCpu);
+  const [baton, sdk, floor] = [cpu('baton'), cpu('sdk'), cpu('floor')];
+  if (!run || ![baton, sdk, floor].every(Number.isFinite)) return '';
+  const least = floor + run.medianMicros;
+  return `### What bounds the ratios
+
+From this run (three-question, c=${c}, server CPU per request): the floor spends ${n(floor)} µs on HTTP,
+Koa and JSON; Baton's engine spends ${n(run.medianMicros)} µs on one round with no HTTP at all
+(\`FlowEngine.run\`, below). A Baton request cannot cost less than the two together, ${n(least)} µs.
+With a core each, that caps Baton ÷ SDK at ${n(sdk)} ÷ ${n(least)} = **${times(sdk / least)}** and
+Baton ÷ floor at ${n(floor)} ÷ ${n(least)} = **${times(floor / least)}**, against a bar of
+${times(BAR.batonOverSdkFlows)} and ${times(BAR.batonOverFloorFlows)}. Baton spent ${n(baton)} µs; the
+${n(baton - least)} µs above the bound are its own HTTP layer (validation ladder, headers, the abort
+signal), the garbage a round leaves behind under load, and the write that wakes the client.`;
 }
 
 function ratioSection(report: BenchReport): string {
@@ -327,6 +353,7 @@ export function markdownReport(report: BenchReport): string {
   return [
     header(report),
     barSection(report),
+    limitSection(report),
     ratioSection(report),
     targetSection(report),
     notesSection(report),
