@@ -33,6 +33,7 @@ import {
   summaryLine,
   SUITE_PACKAGE,
   tasksScenarios,
+  pendingScenarios,
   type BatonProcess,
   type SuiteHandle,
 } from './conformance/index.js';
@@ -156,6 +157,7 @@ async function main(): Promise<number> {
 
   const scored = readScenarioResults(resultsDir, sets.scored);
   const tasksResults = readScenarioResults(resultsDir, tasks);
+  const pendingResults = readScenarioResults(resultsDir, pendingScenarios(sets));
   const failures = scored.filter((result) => !isPassed(result)).length;
   let problem = run.problem;
   if (!problem && [...scored, ...tasksResults].every((result) => result.outcome === 'not-run')) {
@@ -170,6 +172,8 @@ async function main(): Promise<number> {
 
   say(`conformance: scored scenarios (requirements ${REVISION}):`);
   say(formatTable(scored));
+  if (pendingResults.length > 0) say(formatTable(pendingResults));
+  if (pendingResults.length > 0) say(summaryLine('conformance (unscored pending)', pendingResults));
   if (tasksResults.length > 0) say(summaryLine('conformance (unscored tasks-*)', tasksResults));
   if (problem) say(`conformance: incomplete run: ${problem}`);
   say(summaryLine('conformance', scored));

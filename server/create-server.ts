@@ -99,6 +99,7 @@ export function createServer(options: BatonOptions): BatonServer {
     instanceId,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    headerParamsOf: (name) => registry.headerParams(name),
     routers: [
       ...((options.docs ?? !options.authenticate)
         ? [

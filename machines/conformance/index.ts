@@ -36,6 +36,7 @@ import { testSimplePrompt } from './test-simple-prompt.js';
 import { testSimpleText } from './test-simple-text.js';
 import { testStreamingElicitation } from './test-streaming-elicitation.js';
 import { testToolWithProgress } from './test-tool-with-progress.js';
+import { testXMcpHeader } from './test-x-mcp-header.js';
 
 export interface Fixtures {
   tools: ToolDefinition[];
@@ -65,6 +66,7 @@ export function conformanceFixtures(): Fixtures {
       testInputRequiredResultTamperedState,
       testInputRequiredResultCapabilities,
       jsonSchema202012Tool,
+      testXMcpHeader,
     ],
     prompts: [
       testSimplePrompt,

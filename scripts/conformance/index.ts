@@ -10,6 +10,7 @@ export {
   scenarioSetsFromListOutput,
   scenarioSetsFromRequirements,
   tasksScenarios,
+  pendingScenarios,
   type ScenarioSets,
 } from './scored-scenarios.js';
 export { findSuitePackage, SUITE_PACKAGE, type SuitePackage } from './suite-package.js';

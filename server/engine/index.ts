@@ -66,3 +66,4 @@ export { ResourceRegistry, type ResolvedResource } from './resource-registry.js'
 export { toResourceContents, type ResourceContents } from './resource-result.js';
 export { parseUriTemplate, type UriTemplate } from './uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
+export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from './header-params.js';

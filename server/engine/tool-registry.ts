@@ -3,6 +3,7 @@
  * the tool, the state and the fix, so a broken machine never reaches a client.
  */
 import { ConfigurationError } from './configuration-error.js';
+import { findHeaderParams, type HeaderParam } from './header-params.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { machineProblems } from './machine-checks.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -44,6 +45,7 @@ function schemaProblems(tool: ToolDefinition, validator: JsonSchemaValidator): s
 
 export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
+  readonly #headerParams = new Map<string, HeaderParam[]>();
   readonly #validator = new JsonSchemaValidator();
 
   constructor(tools: ToolDefinition[]) {
@@ -55,7 +57,10 @@ export class ToolRegistry {
       if (this.#tools.has(tool.name)) problems.push(`tool "${tool.name}": defined twice; tool names must be unique.`);
       if (!tool.description) problems.push(`tool "${tool.name}": give it a description; clients and models read it.`);
       const schemaIssues = schemaProblems(tool, this.#validator);
+      const headers = findHeaderParams(tool.inputSchema);
+      schemaIssues.push(...headers.problems.map((problem) => `tool "${tool.name}": ${problem}`));
       problems.push(...schemaIssues);
+      if (headers.params.length > 0) this.#headerParams.set(tool.name, headers.params);
       if (schemaIssues.length === 0) problems.push(...toolMachineProblems(tool, this.#validator));
       this.#tools.set(tool.name, tool);
     }
@@ -71,6 +76,11 @@ export class ToolRegistry {
 
   get(name: string): ToolDefinition | undefined {
     return this.#tools.get(name);
+  }
+
+  /** The tool's parameters that HTTP clients mirror into `Mcp-Param-*` headers (none: empty). */
+  headerParams(name: string): readonly HeaderParam[] {
+    return this.#headerParams.get(name) ?? [];
   }
 
   /** Undefined when the arguments fit the tool's inputSchema, else a reason for the model. */

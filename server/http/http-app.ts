@@ -9,6 +9,7 @@ import { ANONYMOUS, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
 import { ConcurrencyGate } from './concurrency-limit.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
+import type { HeaderParamsOf } from './standard-headers.js';
 import { protectedResourceRouter, resourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
 import { originGuard, type OriginPolicy } from './origin-guard.js';
 
@@ -31,6 +32,8 @@ export interface HttpAppOptions {
   bodyTimeoutMs?: number;
   /** Serves RFC 9728 metadata and names it in 401 challenges (set together with `authenticate`). */
   protectedResource?: ProtectedResourceOptions;
+  /** The tools' `x-mcp-header` parameters, whose `Mcp-Param-*` headers are checked against the body. */
+  headerParamsOf?: HeaderParamsOf;
 }
 
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 256;
@@ -58,6 +61,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       dispatcher: options.dispatcher,
       authenticate: options.authenticate ?? (async () => ANONYMOUS),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
       ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
     }),
   );

@@ -15,7 +15,7 @@ import { AuthenticationError, bearerChallenge, type Authenticate } from './authe
 import type { ConcurrencyGate } from './concurrency-limit.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
 import { ResponseChannel } from './response-channel.js';
-import { standardHeaderCheck } from './standard-headers.js';
+import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
 
 export interface McpEndpointOptions {
   dispatcher: McpDispatcher;
@@ -25,6 +25,8 @@ export interface McpEndpointOptions {
   gate: ConcurrencyGate;
   /** Named in 401 challenges when the server is protected (RFC 9728). */
   resourceMetadataUrl?: string;
+  /** The tools' `x-mcp-header` parameters (see standard-headers.ts). */
+  headerParamsOf?: HeaderParamsOf;
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
@@ -82,7 +84,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       outcome = await options.dispatcher.dispatch(message, {
         principal,
         signal: controller.signal,
-        checkTransport: standardHeaderCheck(ctx.req.headers),
+        checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
         notify: (notification) => channel.notify(notification),
       });
     } finally {

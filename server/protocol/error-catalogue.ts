@@ -53,7 +53,7 @@ export const errorCatalogue: readonly CatalogueEntry[] = [
     code: -32020,
     name: 'HeaderMismatch',
     httpStatus: 400,
-    when: 'MCP-Protocol-Version, Mcp-Method or Mcp-Name is missing, differs from the body, or holds invalid characters.',
+    when: 'MCP-Protocol-Version, Mcp-Method, Mcp-Name or the Mcp-Param-* header of an x-mcp-header parameter is missing, differs from the body, or holds invalid characters.',
   },
   {
     code: -32021,

@@ -273,6 +273,20 @@ export function clientCases(target: ClientTarget): void {
     });
   });
 
+  describe('parameters mirrored into headers (x-mcp-header)', () => {
+    it('calls a tool whose parameter travels as Mcp-Param-Region, a non-ASCII value included', async () => {
+      const { client } = await connect();
+      // Over HTTP the client lists the tools, sends Mcp-Param-Region (base64 for this value) and
+      // Baton checks it against the body; over stdio there are no headers to check.
+      await client.listTools();
+      for (const region of ['us-west1', 'Hello, 世界', ' padded ']) {
+        const result = await client.callTool({ name: 'test_x_mcp_header', arguments: { region } });
+        expect(result.isError, region).to.not.equal(true);
+        expect(textOf(result)).to.equal(`Region: ${region}`);
+      }
+    });
+  });
+
   describe('errors', () => {
     it('an unknown tool is a ProtocolError -32602', async () => {
       const { client } = await connect();
