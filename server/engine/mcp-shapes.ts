@@ -23,7 +23,7 @@ export type ContentBlock = TextContent | { type: string; [field: string]: unknow
 
 export interface CallToolResult {
   content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
+  structuredContent?: unknown;
   isError?: boolean;
   _meta?: Record<string, unknown>;
 }

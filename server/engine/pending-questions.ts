@@ -58,6 +58,12 @@ export function toInputRequest(question: Question, context: unknown, retryReason
   }
 }
 
+/** A sampling request that offers tools or says how to choose them needs `sampling.tools` (schema). */
+function usesSamplingTools(request: InputRequest): boolean {
+  const params = request.params ?? {};
+  return 'tools' in params || 'toolChoice' in params;
+}
+
 /** The capability a question needs, as the `requiredCapabilities` object of a -32021 error. */
 export function requiredCapability(question: Question, request: InputRequest): ClientCapabilities {
   switch (question.kind) {
@@ -66,7 +72,7 @@ export function requiredCapability(question: Question, request: InputRequest): C
     case 'url':
       return { elicitation: { url: {} } };
     case 'sampling':
-      return 'tools' in (request.params ?? {}) ? { sampling: { tools: {} } } : { sampling: {} };
+      return usesSamplingTools(request) ? { sampling: { tools: {} } } : { sampling: {} };
     case 'roots':
       return { roots: {} };
   }
@@ -87,7 +93,7 @@ export function clientSupports(question: Question, request: InputRequest, caps: 
       return isRecord(caps.elicitation) && isRecord(caps.elicitation.url);
     case 'sampling':
       if (!isRecord(caps.sampling)) return false;
-      return 'tools' in (request.params ?? {}) ? isRecord(caps.sampling.tools) : true;
+      return usesSamplingTools(request) ? isRecord(caps.sampling.tools) : true;
     case 'roots':
       return isRecord(caps.roots);
   }

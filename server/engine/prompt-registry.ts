@@ -37,8 +37,15 @@ export class PromptRegistry {
     return this.#prompts.get(name);
   }
 
-  /** Undefined when every required argument is there and all values are strings, else why not. */
+  /**
+   * Undefined when every required argument is there and all values are strings, else why not.
+   * Undeclared arguments are let through to the machine, but as strings too (the schema's
+   * `arguments: { [key: string]: string }`).
+   */
   checkArguments(prompt: PromptDefinition, args: Record<string, unknown>): string | undefined {
+    for (const [name, value] of Object.entries(args)) {
+      if (typeof value !== 'string') return `argument "${name}" must be a string`;
+    }
     for (const argument of prompt.arguments ?? []) {
       const value = args[argument.name];
       if (value === undefined) {

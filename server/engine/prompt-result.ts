@@ -11,11 +11,22 @@ export interface PromptResult {
   messages: PromptMessage[];
 }
 
+const SHAPE = 'A prompt machine must output a string, an array of messages, or { messages }';
+
+/** A PromptMessage: a role and one content block; anything else is the machine's bug. */
+function message(value: unknown): PromptMessage {
+  const { role, content } = (value ?? {}) as Partial<PromptMessage>;
+  if ((role === 'user' || role === 'assistant') && content && typeof content.type === 'string')
+    return { role, content };
+  throw new TypeError(`${SHAPE}; each message is { role: "user" | "assistant", content: { type, … } }`);
+}
+
 export function toPromptResult(output: unknown): PromptResult {
   if (typeof output === 'string') return { messages: [{ role: 'user', content: { type: 'text', text: output } }] };
-  if (Array.isArray(output)) return { messages: output as PromptMessage[] };
+  if (Array.isArray(output)) return { messages: output.map(message) };
   if (output && typeof output === 'object' && Array.isArray((output as PromptResult).messages)) {
-    return output as PromptResult;
+    const { description, messages } = output as PromptResult;
+    return { ...(typeof description === 'string' ? { description } : {}), messages: messages.map(message) };
   }
-  throw new TypeError('A prompt machine must output a string, an array of messages, or { messages }');
+  throw new TypeError(SHAPE);
 }

@@ -14,10 +14,21 @@ function one(uri: string, mimeType: string | undefined, item: unknown): Resource
   const base = { uri, ...(mimeType ? { mimeType } : {}) };
   if (typeof item === 'string') return { ...base, text: item };
   if (item && typeof item === 'object') {
-    const { text, blob } = item as ResourceContents;
-    if (typeof text === 'string' || typeof blob === 'string') return { ...base, ...(item as ResourceContents) };
+    const { uri: own, mimeType: type, text, blob, _meta } = item as ResourceContents & { _meta?: unknown };
+    // Exactly one of text and blob (TextResourceContents | BlobResourceContents); only their fields.
+    if ((typeof text === 'string') !== (typeof blob === 'string')) {
+      return {
+        ...base,
+        ...(typeof own === 'string' ? { uri: own } : {}),
+        ...(typeof type === 'string' ? { mimeType: type } : {}),
+        ...(typeof text === 'string' ? { text } : { blob: blob! }),
+        ...(_meta && typeof _meta === 'object' ? { _meta } : {}),
+      };
+    }
   }
-  throw new TypeError('A resource machine must output a string, { text }, { blob }, an array of them, or { contents }');
+  throw new TypeError(
+    'A resource machine must output a string, { text } or { blob } (one of the two), an array of them, or { contents }',
+  );
 }
 
 export function toResourceContents(uri: string, mimeType: string | undefined, output: unknown): ResourceContents[] {

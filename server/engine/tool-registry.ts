@@ -6,6 +6,7 @@ import { ConfigurationError } from './configuration-error.js';
 import { findHeaderParams, type HeaderParam } from './header-params.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { machineProblems } from './machine-checks.js';
+import type { CallToolResult } from './mcp-shapes.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** Spec, server/tools "Tool names": 1-128 of A-Z a-z 0-9 _ - . */
@@ -81,6 +82,16 @@ export class ToolRegistry {
   /** The tool's parameters that HTTP clients mirror into `Mcp-Param-*` headers (none: empty). */
   headerParams(name: string): readonly HeaderParam[] {
     return this.#headerParams.get(name) ?? [];
+  }
+
+  /**
+   * Undefined when a result honours the tool's outputSchema (spec, server/tools: structured
+   * results MUST conform), else what is wrong. Tool errors are not held to it.
+   */
+  checkResult(tool: ToolDefinition, result: CallToolResult): string | undefined {
+    if (!tool.outputSchema || result.isError) return undefined;
+    if (result.structuredContent === undefined) return 'it has no structuredContent';
+    return this.#validator.check(tool.outputSchema, result.structuredContent);
   }
 
   /** Undefined when the arguments fit the tool's inputSchema, else a reason for the model. */

@@ -36,9 +36,21 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
+/** RFC 9110 field values as the spec allows them here: visible ASCII, space and tab. */
+const VALID_VALUE = /^[\t\x20-\x7e]*$/;
+
+/**
+ * One header's value, or a -32020 when it has characters a header may not carry (Node hands bytes
+ * above 0x7F over as Latin-1, so `caf\xE9` would otherwise equal a body's "café"); non-ASCII
+ * values travel in the `=?base64?…?=` form.
+ */
 function single(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
+  const raw = headers[name];
+  const value = Array.isArray(raw) ? raw.join(', ') : raw;
+  if (value !== undefined && !VALID_VALUE.test(value)) {
+    throw headerMismatch(`Header mismatch: ${name} holds characters outside visible ASCII; send them base64-encoded`);
+  }
+  return value;
 }
 
 /** A tool's `x-mcp-header` parameters, by tool name (empty for a tool without any, or no tool). */

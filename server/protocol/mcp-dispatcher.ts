@@ -19,7 +19,7 @@ import {
 import { CANCELLED, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
 import { methodNotFound, ProtocolError } from './protocol-error.js';
-import { assertSupportedVersion, unsupportedVersion } from './protocol-version.js';
+import { assertSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 
 export interface ServerInfo {
@@ -85,6 +85,15 @@ export class McpDispatcher {
     const spec = Object.hasOwn(this.#options.methods, request.method)
       ? this.#options.methods[request.method]
       : undefined;
+    if (request.method === 'initialize') {
+      // A modern client that still opens with initialize: name the revisions served (spec,
+      // basic/versioning: SHOULD name them in any error to an initialize), keeping -32601.
+      throw methodNotFound(
+        request.method,
+        { supported: [...SUPPORTED_PROTOCOL_VERSIONS] },
+        ` (this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} and has no initialize handshake; send server/discover)`,
+      );
+    }
     if (!spec || (spec.capability && !Object.hasOwn(this.#options.capabilities(), spec.capability))) {
       throw methodNotFound(request.method);
     }

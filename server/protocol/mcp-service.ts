@@ -43,7 +43,7 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
       ...(options.instructions ? { instructions: options.instructions } : {}),
     }),
     'tools/list': toolsListMethod(tools, list),
-    'tools/call': toolsCallMethod(tools, engine),
+    'tools/call': toolsCallMethod(tools, engine, options.logger),
     'prompts/list': promptsListMethod(prompts, list),
     'prompts/get': promptsGetMethod(prompts, engine),
     'resources/list': resourcesListMethod(resources, list),

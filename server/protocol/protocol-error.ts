@@ -34,6 +34,6 @@ export class ProtocolError extends Error {
 
 export const invalidParams = (message: string, data?: unknown) =>
   new ProtocolError(ErrorCode.InvalidParams, message, data);
-export const methodNotFound = (method: string) =>
-  new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+export const methodNotFound = (method: string, data?: Record<string, unknown>, detail = '') =>
+  new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}${detail}`, data);
 export const headerMismatch = (message: string) => new ProtocolError(ErrorCode.HeaderMismatch, message);

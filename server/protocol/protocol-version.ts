@@ -7,7 +7,8 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 export function unsupportedVersion(requested: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {
     supported: [...SUPPORTED_PROTOCOL_VERSIONS],
-    requested: typeof requested === 'string' ? requested : String(requested),
+    // The schema wants a string; a legacy initialize that named no version requested none.
+    requested: typeof requested === 'string' ? requested : '',
   });
 }
 

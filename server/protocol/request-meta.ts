@@ -14,6 +14,8 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
+const LOGGING_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
 export interface RequestMeta {
   protocolVersion: string;
   clientCapabilities: Record<string, unknown>;
@@ -32,6 +34,16 @@ export function readRequestMeta(params: Record<string, unknown> | undefined): Re
   const clientCapabilities = m[META.clientCapabilities];
   if (typeof clientCapabilities !== 'object' || clientCapabilities === null || Array.isArray(clientCapabilities)) {
     throw missing(`_meta["${META.clientCapabilities}"]`);
+  }
+  // Baton sends no log messages, but an unknown level is still refused (spec, utilities/logging: SHOULD).
+  const logLevel = m[META.logLevel];
+  if (logLevel !== undefined && !LOGGING_LEVELS.has(logLevel as string)) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid params: _meta["${META.logLevel}"] must be one of ${[...LOGGING_LEVELS].join(', ')}`,
+      undefined,
+      400,
+    );
   }
   const progressToken = m.progressToken;
   return {

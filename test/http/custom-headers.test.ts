@@ -93,6 +93,23 @@ describe('Mcp-Param-* headers of x-mcp-header parameters', () => {
     }
   });
 
+  it('refuses raw bytes outside visible ASCII, even when they would read as the body value', async () => {
+    // Node reads header bytes as Latin-1: 0xE9 would arrive as "é" and equal the body's "café".
+    await expectMismatch({ region: 'café' }, { 'Mcp-Param-Region': 'caf\xe9' }, /outside visible ASCII/);
+    await expectAccepted({ region: 'café' }, { 'Mcp-Param-Region': b64('café') });
+    const named = await callTool(
+      server.url,
+      'routed',
+      { region: 'eu' },
+      {},
+      {
+        headers: { 'Mcp-Param-Region': 'eu', 'mcp-name': 'rout\xe9d' },
+      },
+    );
+    expect(named.status).to.equal(400);
+    expect(named.body.error.code).to.equal(-32020);
+  });
+
   it('compares integers numerically and booleans as true / false', async () => {
     const region = { 'Mcp-Param-Region': 'eu' };
     await expectAccepted({ region: 'eu', shard: 42 }, { ...region, 'Mcp-Param-Shard': '42' });

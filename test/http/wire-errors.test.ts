@@ -248,6 +248,32 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
       expectError(response, 400, -32022, 13);
       expect(response.body.error.data).to.deep.equal({ supported: ['2026-07-28'], requested: '2025-06-18' });
     });
+
+    it('answers a legacy initialize that names no version with an empty requested string', async () => {
+      const message = { jsonrpc: '2.0', id: 131, method: 'initialize', params: {} };
+      const response = await postRaw(server.url, JSON.stringify(message), { 'content-type': 'application/json' });
+      expectError(response, 400, -32022, 131);
+      expect(response.body.error.data).to.deep.equal({ supported: ['2026-07-28'], requested: '' });
+    });
+  });
+
+  describe('-32602 for a _meta logLevel that is not a logging level', () => {
+    it('refuses an unknown level with HTTP 400 and accepts a known one', async () => {
+      const withLevel = (level: unknown) => ({
+        jsonrpc: '2.0',
+        id: 132,
+        method: 'server/discover',
+        params: { _meta: { ...requestMeta(), 'io.modelcontextprotocol/logLevel': level } },
+      });
+      for (const level of ['verbose', 'INFO', 3]) {
+        const message = withLevel(level);
+        expectError(await postRaw(server.url, JSON.stringify(message), standardHeaders(message)), 400, -32602, 132);
+      }
+      const ok = withLevel('warning');
+      const response = await postRaw(server.url, JSON.stringify(ok), standardHeaders(ok));
+      expect(response.status).to.equal(200);
+      expect(response.body.result.resultType).to.equal('complete');
+    });
   });
 
   describe('-32601 method not found (HTTP 404)', () => {
@@ -264,6 +290,13 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
         expectError(await rpc(server.url, method, {}, { id: 14 }), 404, -32601, 14);
       });
     }
+
+    it('names the served revisions when a modern client sends initialize', async () => {
+      const response = await rpc(server.url, 'initialize', {}, { id: 141 });
+      expectError(response, 404, -32601, 141);
+      expect(response.body.error.message).to.match(/2026-07-28.*server\/discover/);
+      expect(response.body.error.data).to.deep.equal({ supported: ['2026-07-28'] });
+    });
   });
 
   describe('errors from tools/call', () => {

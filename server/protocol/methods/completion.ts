@@ -4,6 +4,7 @@
  */
 import type { Completions, PromptRegistry, ResourceRegistry } from '../../engine/index.js';
 import type { MethodSpec } from '../method-context.js';
+import { isRecord } from '../../engine/index.js';
 import { invalidParams } from '../protocol-error.js';
 
 /** The spec caps one answer at 100 values. */
@@ -26,6 +27,13 @@ export function completionMethod(prompts: PromptRegistry, resources: ResourceReg
       };
       if (!argument || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
         throw invalidParams('Invalid params: argument must have a name and a value');
+      }
+      const known = context?.arguments;
+      if (
+        known !== undefined &&
+        (!isRecord(known) || !Object.values(known).every((value) => typeof value === 'string'))
+      ) {
+        throw invalidParams('Invalid params: context.arguments must map argument names to strings');
       }
       let source: Completions | undefined;
       if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {

@@ -3,13 +3,13 @@
  * tool's machine runs until it settles; a waiting machine answers `input_required` with the
  * questions and a sealed `requestState`, which the client echoes on its retry.
  */
-import { toToolResult, toolError, type FlowEngine, type ToolRegistry } from '../../engine/index.js';
+import { toToolResult, toolError, type FlowEngine, type Logger, type ToolRegistry } from '../../engine/index.js';
 import type { MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
 import { runFlowRound } from './flow-call.js';
 import { isRecord } from '../../engine/index.js';
 
-export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine): MethodSpec {
+export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine, logger: Logger): MethodSpec {
   return {
     capability: 'tools',
     async handle(context) {
@@ -24,8 +24,15 @@ export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine): Met
       return runFlowRound(engine, context, {
         flow: tool,
         arguments: args,
-        finish: (outcome) =>
-          outcome.kind === 'complete' ? { ...toToolResult(outcome.output) } : { ...toolError(outcome.message) },
+        finish: (outcome) => {
+          if (outcome.kind !== 'complete') return { ...toolError(outcome.message) };
+          const result = toToolResult(outcome.output, tool.outputSchema !== undefined);
+          const broken = registry.checkResult(tool, result);
+          if (!broken) return { ...result };
+          // The tool's own bug, not the model's: say so without passing the bad result on.
+          logger.warn('tool_output_invalid', { tool: name, problem: broken });
+          return { ...toolError(`Tool ${name} produced a result that does not match its outputSchema: ${broken}`) };
+        },
       });
     },
   };
