@@ -54,8 +54,14 @@ describe('prompts, resources, completion and progress over HTTP', () => {
       expect(result).not.to.have.property('ttlMs');
     });
 
-    it('refuses an unknown prompt and a missing required argument with -32602', async () => {
-      for (const params of [{ name: 'nope' }, { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } }]) {
+    it('refuses an unknown prompt, a missing argument and a non-string one (declared or not) with -32602', async () => {
+      const args = { arg1: 'x', arg2: 'y' };
+      for (const params of [
+        { name: 'nope' },
+        { name: 'test_prompt_with_arguments', arguments: { arg1: 'x' } },
+        { name: 'test_prompt_with_arguments', arguments: { ...args, arg2: 2 } },
+        { name: 'test_prompt_with_arguments', arguments: { ...args, extra: { deep: true } } },
+      ]) {
         const response = await rpc(server.url, 'prompts/get', params);
         expect(response.body.error.code).to.equal(-32602);
       }
@@ -160,6 +166,18 @@ describe('prompts, resources, completion and progress over HTTP', () => {
       for (const ref of [{ type: 'ref/prompt', name: 'nope' }, { type: 'ref/other' }]) {
         const response = await rpc(server.url, 'completion/complete', { ref, argument: { name: 'arg1', value: '' } });
         expect(response.body.error.code).to.equal(-32602);
+      }
+    });
+
+    it('refuses context.arguments that are not a map of strings with -32602', async () => {
+      const ref = { type: 'ref/prompt', name: 'test_prompt_with_arguments' };
+      for (const context of [{ arguments: ['x'] }, { arguments: { arg2: 7 } }, { arguments: 'arg2=x' }]) {
+        const response = await rpc(server.url, 'completion/complete', {
+          ref,
+          argument: { name: 'arg1', value: '' },
+          context,
+        });
+        expect(response.body.error?.code, JSON.stringify(context)).to.equal(-32602);
       }
     });
   });
