@@ -76,8 +76,12 @@ export class MemoryReplayGuard implements ReplayGuard {
   #evict(now: number) {
     if (this.#entries.size < this.#maxEntries) return;
     for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
-    // Still full: the oldest claims go first (a Map iterates in insertion order). Their states
-    // could then be replayed, so size the guard above the number of live single-use states.
-    while (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    // Still full of live claims: fail closed. Dropping one would let its state be presented again
+    // and run its effect twice, and a client able to open many flows could force exactly that.
+    if (this.#entries.size >= this.#maxEntries) {
+      throw new Error(
+        `the in-memory single-use guard holds ${this.#maxEntries} live claims; wait for states to expire or set BATON_REDIS_URL`,
+      );
+    }
   }
 }

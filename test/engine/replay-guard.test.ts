@@ -34,12 +34,17 @@ describe('MemoryReplayGuard', () => {
     expect(await guard.claim('d', 60, now + 1000)).to.deep.equal({ status: 'claimed' });
   });
 
-  it('stays within maxEntries', async () => {
+  it('stays within maxEntries by failing closed, never by forgetting a live claim', async () => {
     const small = new MemoryReplayGuard({ clock: () => now, maxEntries: 3 });
-    for (const id of ['1', '2', '3', '4', '5']) await small.claim(id, 60, now + 1000);
-    // The oldest claims made room; the newest are still held.
-    expect(await small.claim('5', 60, now + 1000)).to.deep.equal({ status: 'in_progress' });
-    expect(await small.claim('1', 60, now + 1000)).to.deep.equal({ status: 'claimed' });
+    for (const id of ['1', '2', '3']) await small.claim(id, 60, now + 1000);
+    let refused: unknown;
+    await small.claim('4', 60, now + 1000).catch((error: unknown) => (refused = error));
+    expect(String(refused)).to.match(/holds 3 live claims/);
+    // Nothing was forgotten: the first state still cannot run again.
+    expect(await small.claim('1', 60, now + 1000)).to.deep.equal({ status: 'in_progress' });
+    // Expired claims make room.
+    now += 61_000;
+    expect(await small.claim('4', 60, now + 1000)).to.deep.equal({ status: 'claimed' });
   });
 });
 
