@@ -38,6 +38,20 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   return parsed;
 }
 
+/** An absolute http(s) URL, or a ConfigurationError naming the setting. */
+function httpUrl(name: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigurationError(`${name} must be an absolute http:// or https:// URL, got "${value}".`);
+  }
+  return value;
+}
+
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): EnvironmentConfig {
   const port = positiveInteger('PORT', env.PORT) ?? 3000;
   if (port > 65535) throw new ConfigurationError(`PORT must be at most 65535, got ${port}.`);
@@ -47,7 +61,10 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     ? parseKeyRing(env.BATON_KEYS)
     : new KeyRing([{ id: 'dev', secret: new Uint8Array(randomBytes(32)) }]);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const publicUrl = (env.BATON_PUBLIC_URL || `http://${shownHost}:${port}`).replace(/\/$/, '');
+  const publicUrl = httpUrl('BATON_PUBLIC_URL', env.BATON_PUBLIC_URL || `http://${shownHost}:${port}`).replace(
+    /\/$/,
+    '',
+  );
   if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
     throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
   }
@@ -62,7 +79,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     authorizationServers: (env.BATON_AUTH_SERVERS || publicUrl)
       .split(',')
       .map((s) => s.trim())
-      .filter(Boolean),
+      .filter(Boolean)
+      .map((url) => httpUrl('BATON_AUTH_SERVERS', url)),
     limits: definedFields({
       stateTtlSeconds: positiveInteger('BATON_STATE_TTL', env.BATON_STATE_TTL),
       maxBodyBytes: positiveInteger('BATON_MAX_BODY_BYTES', env.BATON_MAX_BODY_BYTES),

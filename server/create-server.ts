@@ -48,6 +48,8 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   authenticate?: Authenticate;
   originPolicy?: OriginPolicy;
   maxBodyBytes?: number;
+  /** Time a client has to send the whole body once its headers arrived (10 s). */
+  bodyTimeoutMs?: number;
   /** Names this instance in the `Baton-Instance` header (default `hostname:pid`). */
   instanceId?: string;
   pageSize?: number;
@@ -99,6 +101,7 @@ export function createServer(options: BatonOptions): BatonServer {
     instanceId,
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     headerParamsOf: (name) => registry.headerParams(name),
     routers: [
       ...((options.docs ?? !options.authenticate)

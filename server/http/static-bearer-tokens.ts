@@ -14,6 +14,9 @@ function digest(token: string): Buffer {
 }
 
 /** Parses `principal:token` entries, failing with a message that says how to fix them. */
+/** RFC 6750 `b64token`, the characters a bearer token may have. */
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+
 export function parseStaticTokens(spec: string): Map<string, string> {
   const tokens = new Map<string, string>();
   for (const entry of spec
@@ -26,6 +29,12 @@ export function parseStaticTokens(spec: string): Map<string, string> {
     if (colon <= 0 || token.length < MIN_TOKEN_LENGTH) {
       throw new ConfigurationError(
         `BATON_TOKENS entries are "principal:token" with a token of at least ${MIN_TOKEN_LENGTH} characters.`,
+      );
+    }
+    // A token a client cannot send in `Authorization: Bearer` (RFC 6750 b64token) could never match.
+    if (!BEARER_TOKEN.test(token)) {
+      throw new ConfigurationError(
+        `BATON_TOKENS: the token of "${principal}" has characters a bearer token cannot carry (use A-Z a-z 0-9 - . _ ~ + / and trailing =).`,
       );
     }
     tokens.set(token, principal);

@@ -48,6 +48,11 @@ describe('configFromEnvironment', () => {
     ['a token that is too short', { BATON_TOKENS: 'alice:short' }],
     ['a token entry without a principal', { BATON_TOKENS: ':0123456789abcdef0123' }],
     ['a malformed key ring', { BATON_KEYS: 'nokey' }],
+    ['a token a bearer header cannot carry', { BATON_TOKENS: 'alice:0123456789 abcdef0123' }],
+    ['a token with a colon in it', { BATON_TOKENS: 'alice:0123456789:abcdef0123' }],
+    ['a public URL that is not a URL', { BATON_PUBLIC_URL: 'mcp.example.com' }],
+    ['a public URL that is not http', { BATON_PUBLIC_URL: 'ftp://mcp.example.com' }],
+    ['an authorization server that is not a URL', { BATON_AUTH_SERVERS: 'https://a.example,auth' }],
   ];
   for (const [label, env] of bad) {
     it(`refuses ${label} with a ConfigurationError that says what to fix`, () => {
