@@ -9,6 +9,7 @@ import { completionMethod } from './methods/completion.js';
 import { discoverMethod } from './methods/discover.js';
 import { promptsGetMethod, promptsListMethod } from './methods/prompts.js';
 import { resourcesListMethod, resourcesReadMethod, resourceTemplatesListMethod } from './methods/resources.js';
+import { subscriptionsListenMethod } from './methods/subscriptions-listen.js';
 import { toolsCallMethod } from './methods/tools-call.js';
 import { toolsListMethod } from './methods/tools-list.js';
 
@@ -50,6 +51,7 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
     'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
     'completion/complete': completionMethod(prompts, resources),
+    'subscriptions/listen': subscriptionsListenMethod(),
   };
   return new McpDispatcher({
     serverInfo: options.serverInfo,

@@ -194,6 +194,21 @@ describe('serveStdio', () => {
     });
   });
 
+  describe('subscriptions/listen', () => {
+    it('writes the acknowledgment tagged with the subscription id, then the response that ends it', async () => {
+      const { lines, send } = start();
+      send(request('sub-1', 'subscriptions/listen', { notifications: { promptsListChanged: true } }));
+      const response = await lines.response('sub-1');
+      const ack = lines.messages.find((message) => message.method === 'notifications/subscriptions/acknowledged');
+      expect(ack.params).to.deep.equal({
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' },
+        notifications: {},
+      });
+      expect(lines.messages.indexOf(ack)).to.be.below(lines.messages.indexOf(response));
+      expect(response.result._meta['io.modelcontextprotocol/subscriptionId']).to.equal('sub-1');
+    });
+  });
+
   describe('progress', () => {
     it('writes notifications/progress inline, before the response, when the request has a progressToken', async () => {
       const { lines, send } = start();
