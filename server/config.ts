@@ -38,6 +38,15 @@ function positiveInteger(name: string, value: string | undefined): number | unde
   return parsed;
 }
 
+/**
+ * How a URL names a listening address: a wildcard (0.0.0.0, ::) as 127.0.0.1, which this machine
+ * can reach, and an IPv6 address in brackets.
+ */
+export function urlHost(address: string): string {
+  if (address === '0.0.0.0' || address === '::') return '127.0.0.1';
+  return address.includes(':') ? `[${address}]` : address;
+}
+
 /** An absolute http(s) URL, or a ConfigurationError naming the setting. */
 function httpUrl(name: string, value: string): string {
   let url: URL | undefined;
@@ -60,7 +69,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
   const keyRing = env.BATON_KEYS
     ? parseKeyRing(env.BATON_KEYS)
     : new KeyRing([{ id: 'dev', secret: new Uint8Array(randomBytes(32)) }]);
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const shownHost = urlHost(host);
   const publicUrl = httpUrl('BATON_PUBLIC_URL', env.BATON_PUBLIC_URL || `http://${shownHost}:${port}`).replace(
     /\/$/,
     '',

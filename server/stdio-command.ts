@@ -10,7 +10,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
+import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
 import { createServer } from './create-server.js';
 import { stderrLogger } from './engine/index.js';
 import { isLoopbackHost, LOOPBACK_HOSTS, originGuard } from './http/index.js';
@@ -59,6 +59,5 @@ async function listenVaultPage(vault: SecretVault, port: number, host: string) {
     listening.once('listening', () => resolve(listening));
   });
   const address = server.address() as AddressInfo;
-  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { server, origin: `http://${shownHost}:${address.port}` };
+  return { server, origin: `http://${urlHost(address.address)}:${address.port}` };
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { configFromEnvironment } from '../../server/config.js';
+import { configFromEnvironment, urlHost } from '../../server/config.js';
 import { ConfigurationError, generateKeyEntry } from '../../server/engine/index.js';
 
 describe('configFromEnvironment', () => {
@@ -37,6 +37,14 @@ describe('configFromEnvironment', () => {
       timeBudgetMs: 5000,
       maxConcurrentRequests: 32,
     });
+  });
+
+  it('names a wildcard address as 127.0.0.1 and brackets IPv6 in URLs', () => {
+    expect(urlHost('0.0.0.0')).to.equal('127.0.0.1');
+    expect(urlHost('::')).to.equal('127.0.0.1');
+    expect(urlHost('::1')).to.equal('[::1]');
+    expect(urlHost('10.0.0.12')).to.equal('10.0.0.12');
+    expect(configFromEnvironment({ HOST: '0.0.0.0', PORT: '8080' }).publicUrl).to.equal('http://127.0.0.1:8080');
   });
 
   const bad: Array<[string, Record<string, string>]> = [

@@ -199,7 +199,7 @@ describe('serveStdio', () => {
       const { lines, send } = start();
       send(request('sub-1', 'subscriptions/listen', { notifications: { promptsListChanged: true } }));
       const response = await lines.response('sub-1');
-      const ack = lines.messages.find((message) => message.method === 'notifications/subscriptions/acknowledged');
+      const ack = lines.messages.find((message) => message.method === 'notifications/subscriptions/acknowledged')!;
       expect(ack.params).to.deep.equal({
         _meta: { 'io.modelcontextprotocol/subscriptionId': 'sub-1' },
         notifications: {},
