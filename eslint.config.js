@@ -3,7 +3,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.artifacts/**', 'docs/**'] },
+  { ignores: ['node_modules/**', '.artifacts/**', 'docs/**', 'dist/**', 'tools/conformance/node_modules/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -4,7 +4,6 @@
  * `--conformance` the conformance fixtures (tools, prompts and resources) too.
  */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   compareDocsFiles,
   DOCS_PUBLIC_URL,
@@ -19,9 +18,10 @@ import {
   type DocsContent,
 } from './diagrams/index.js';
 import { conformanceFixtures } from '../machines/conformance/index.js';
+import { PACKAGE_ROOT } from './package-root.js';
 import { createMemoryVault, exampleTools } from '../machines/index.js';
 
-const REPOSITORY_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const REPOSITORY_ROOT = PACKAGE_ROOT;
 
 /** What the committed docs describe: the example tools as `npm start` serves them. */
 export function committedDocsContent(): DocsContent {

@@ -1,5 +1,8 @@
 /** Baton's own version, as published in `serverInfo`. */
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from './package-root.js';
 
-const require = createRequire(import.meta.url);
-export const BATON_VERSION: string = (require('../package.json') as { version: string }).version;
+export const BATON_VERSION: string = (
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;

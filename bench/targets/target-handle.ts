@@ -4,10 +4,18 @@
  * it by PID. Every target started here is stopped on exit, on SIGINT/SIGTERM and on errors.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { PACKAGE_ROOT } from '../../server/package-root.js';
 import { fileURLToPath } from 'node:url';
 import type { TargetKind, TargetMessage, Usage, UsageRequest } from './target-protocol.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const REPO_ROOT = PACKAGE_ROOT;
+/**
+ * The target process runs as the runner does: compiled (`npm run bench` builds dist/ first, as a
+ * deployment would run Baton) or from the sources under tsx (the tests).
+ */
+const TARGET_SCRIPT = import.meta.url.endsWith('.ts')
+  ? ['--import', 'tsx', fileURLToPath(new URL('./target-process.ts', import.meta.url))]
+  : [fileURLToPath(new URL('./target-process.js', import.meta.url))];
 const STDERR_LIMIT = 16 * 1024;
 
 export interface TargetHandle {
@@ -57,7 +65,7 @@ export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}):
   // BENCH_TARGET_NODE_ARGS adds Node options to every target, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
   // to profile them under the bench's own load (NODE_OPTIONS refuses --cpu-prof).
   const extra = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const nodeArgs = ['--expose-gc', ...extra, '--import', 'tsx', 'bench/targets/target-process.ts', kind];
+  const nodeArgs = ['--expose-gc', ...extra, ...TARGET_SCRIPT, kind];
   const [command, args] = options.cpus
     ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
     : [process.execPath, nodeArgs];
