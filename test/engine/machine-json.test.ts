@@ -23,14 +23,20 @@ describe('withActorInputs', () => {
   });
 
   it('gives the actor what the function returns', async () => {
+    const received: unknown[] = [];
     const machine = setup({
       actors: {
-        double: fromPromise(async ({ input }: { input: number }) => input * 2),
+        double: fromPromise(async ({ input }: { input: number }) => {
+          received.push(input);
+          return input * 2;
+        }),
         other: fromPromise(async () => 0),
       },
     }).createMachine(withActorInputs(json, { double: ({ context }) => context.n }) as any);
     const actor = createActor(machine).start();
     await waitFor(actor, (s) => s.matches({ b: 'd' }));
+    // Both invokes of `double` got the context's n (without withActorInputs: [undefined, undefined]).
+    expect(received).to.deep.equal([2, 2]);
     expect(createMachine(json as any).id).to.equal('j');
   });
 

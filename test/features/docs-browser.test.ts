@@ -65,6 +65,8 @@ describe('served docs in a real browser', function () {
 
   before(async function () {
     if (!existsSync(CHROMIUM)) {
+      // CI installs Chromium (.ci/run); there a missing browser is a failure, never a silent skip.
+      if (process.env.CI) throw new Error(`${CHROMIUM} is missing (apt-get install chromium)`);
       process.stderr.write(`docs browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)\n`);
       this.skip();
     }

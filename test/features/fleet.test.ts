@@ -296,7 +296,8 @@ describe('fleet: three Baton instances behind nginx, round robin', function () {
       expectAllComplete(specs, run.records);
       expect(run.figures.roundsPerInstance['instance 2'], 'the victim served rounds before the kill').to.be.above(0);
       expect(run.victimRoundsAfterKill).to.equal(0);
-      // A retried round ends on a live instance.
+      // The kill cut rounds off (requests in flight on the victim), and each ended on a live instance.
+      expect(run.retriedRounds, 'rounds cut off by the kill').to.not.be.empty;
       for (const round of run.retriedRounds) expect(round.instance).to.not.equal(victim.instanceId);
       expect(run.figures.distinctEffects).to.equal(FLOWS_PER_RUN);
     } finally {
@@ -392,6 +393,9 @@ describe('fleet: three Baton instances behind nginx sharing one Redis guard', fu
         expect(deployments.get(spec.effect) ?? 0, spec.effect).to.be.at.most(1);
       });
       expect(refused.length, 'at most the confirmations in flight on the victim').to.be.at.most(CONCURRENCY);
+      // The kill really interrupted work: rounds were retried and the victim had started deployments.
+      expect(run.retriedRounds, 'rounds cut off by the kill').to.not.be.empty;
+      expect(deployedByVictim, 'deployments started by the victim').to.be.above(0);
     } finally {
       client.close();
     }

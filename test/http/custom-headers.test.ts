@@ -108,6 +108,7 @@ describe('Mcp-Param-* headers of x-mcp-header parameters', () => {
     );
     expect(named.status).to.equal(400);
     expect(named.body.error.code).to.equal(-32020);
+    expect(named.body.error.message).to.match(/mcp-name holds characters outside visible ASCII/);
   });
 
   it('compares integers numerically and booleans as true / false', async () => {

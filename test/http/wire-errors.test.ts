@@ -377,7 +377,8 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
     });
     it('refuses a foreign Host when bound to loopback', async () => {
       const { request } = await import('node:http');
-      const status = await new Promise<number>((resolve, reject) => {
+      // No Origin header: the Host check alone must refuse it.
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const url = new URL(server.url);
         const req = request(
           {
@@ -385,17 +386,20 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
             port: url.port,
             path: url.pathname,
             method: 'POST',
-            headers: { host: 'evil.example.com', origin: 'http://evil.example.com', ...standardHeaders(discover()) },
+            headers: { host: 'evil.example.com', ...standardHeaders(discover()) },
           },
           (res) => {
-            res.resume();
-            resolve(res.statusCode!);
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, body: text }));
           },
         );
         req.on('error', reject);
         req.end(JSON.stringify(discover()));
       });
       expect(status).to.equal(403);
+      expect(body).to.match(/does not answer for that Host/);
     });
     it('accepts a same-host loopback Origin', async () => {
       const response = await rpc(server.url, 'server/discover', {}, { headers: { origin: server.origin } });

@@ -398,8 +398,9 @@ describe('the wire under random and hostile messages (property)', function () {
     }
   });
 
-  // Found by this suite: digesting 5000-deep arguments overflowed the stack (-32603).
-  it('answers deeply nested arguments with a client error, not -32603', async () => {
+  // Found by this suite: digesting 5000-deep arguments overflowed the stack (-32603). The JSON
+  // shape limit now refuses them before anything walks them: HTTP 400, -32600.
+  it('answers deeply nested arguments with -32600 (HTTP 400), never -32603', async () => {
     const deep = deepArrayText(5000);
     const calls = [
       { method: 'prompts/get', name: 'test_simple_prompt', args: `{"x":${deep}}` },
@@ -412,7 +413,8 @@ describe('the wire under random and hostile messages (property)', function () {
     for (const call of calls) {
       const body = `{"jsonrpc":"2.0","id":1,"method":"${call.method}","params":{"name":"${call.name}","arguments":${call.args},"_meta":${JSON.stringify(meta())}}}`;
       const received = await send(server.url, { body, headers: headersFor(JSON.parse(body)) });
-      expect(JSON.parse(received.text).error?.code, `${call.method}: ${received.text}`).not.to.equal(-32603);
+      expect(received.status, `${call.method}: ${received.text}`).to.equal(400);
+      expect(JSON.parse(received.text).error?.code, `${call.method}: ${received.text}`).to.equal(-32600);
     }
   });
 
