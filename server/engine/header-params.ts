@@ -21,6 +21,8 @@ export interface HeaderParam {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const KEYWORD = 'x-mcp-header';
 const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
+/** JSON Schema keywords whose value maps names to subschemas. */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 
 /** The annotated parameters of an inputSchema, and what is wrong with any of them. */
 export function findHeaderParams(inputSchema: unknown): { params: HeaderParam[]; problems: string[] } {
@@ -83,7 +85,13 @@ function misplacedAnnotations(schema: unknown, allowed: Set<object>, path = 'inp
   if (!isRecord(schema)) return [];
   const found = KEYWORD in schema && !allowed.has(schema) ? [path] : [];
   for (const [key, value] of Object.entries(schema)) {
-    if (key !== KEYWORD) found.push(...misplacedAnnotations(value, allowed, `${path}.${key}`));
+    if (key === KEYWORD) continue;
+    if (SCHEMA_MAPS.has(key) && isRecord(value)) {
+      // A map of names to schemas: a name may be anything, "x-mcp-header" included.
+      for (const [name, sub] of Object.entries(value)) {
+        found.push(...misplacedAnnotations(sub, allowed, `${path}.${key}.${name}`));
+      }
+    } else found.push(...misplacedAnnotations(value, allowed, `${path}.${key}`));
   }
   return found;
 }

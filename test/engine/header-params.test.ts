@@ -31,6 +31,14 @@ describe('x-mcp-header definitions', () => {
     ]);
   });
 
+  it('accepts a property that is merely named x-mcp-header', () => {
+    const { params, problems } = findHeaderParams(
+      withProperties({ 'x-mcp-header': { type: 'string' }, region: { type: 'string', 'x-mcp-header': 'Region' } }),
+    );
+    expect(problems).to.deep.equal([]);
+    expect(params.map((p) => p.name)).to.deep.equal(['Region']);
+  });
+
   it('refuses every definition the spec forbids, naming where (the official conformance cases and more)', () => {
     const cases: Record<string, unknown> = {
       empty: withProperties({ v: { type: 'string', 'x-mcp-header': '' } }),
