@@ -22,6 +22,19 @@ describe('example tools over HTTP', () => {
   });
   after(() => server.close());
 
+  /** The next round: the same call again, with the previous round's requestState and these answers. */
+  async function answer(
+    tool: string,
+    args: Record<string, unknown>,
+    previous: { requestState: string },
+    inputResponses: Record<string, unknown>,
+    options: Parameters<typeof callTool>[4] = {},
+  ) {
+    return result(
+      await callTool(server.url, tool, args, { requestState: previous.requestState, inputResponses }, options),
+    );
+  }
+
   describe('tools/list and server/discover', () => {
     it('lists the example tools in a deterministic order with caching hints', async () => {
       const res = result(await rpc(server.url, 'tools/list'));
@@ -91,22 +104,12 @@ describe('example tools over HTTP', () => {
       // docs/architecture.md quotes the example tools' state sizes.
       expect(r1.requestState.length).to.be.within(400, 700);
 
-      const r2 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r1.requestState,
-          inputResponses: { window: accept({ window: 'tonight' }) },
-        }),
-      );
+      const r2 = await answer('release', args, r1, { window: accept({ window: 'tonight' }) });
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['confirm']);
       expect(r2.inputRequests.confirm.params.message).to.include('tonight');
       expect(r2.requestState).not.to.equal(r1.requestState);
 
-      const r3 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r2.requestState,
-          inputResponses: { confirm: accept({ confirm: true }) },
-        }),
-      );
+      const r3 = await answer('release', args, r2, { confirm: accept({ confirm: true }) });
       expect(r3.resultType).to.equal('complete');
       expect(r3.isError).to.equal(undefined);
       expect(r3.structuredContent).to.include({ released: true, window: 'tonight', service: 'billing' });
@@ -116,12 +119,7 @@ describe('example tools over HTTP', () => {
     for (const action of ['decline', 'cancel'] as const) {
       it(`ends cleanly when the user chooses ${action} at the first question`, async () => {
         const r1 = result(await callTool(server.url, 'release', args));
-        const r2 = result(
-          await callTool(server.url, 'release', args, {
-            requestState: r1.requestState,
-            inputResponses: { window: { action } },
-          }),
-        );
+        const r2 = await answer('release', args, r1, { window: { action } });
         expect(r2.resultType).to.equal('complete');
         expect(r2.isError).to.equal(undefined);
         expect(text(r2)).to.match(/cancelled: nothing was deployed/);
@@ -129,18 +127,8 @@ describe('example tools over HTTP', () => {
 
       it(`ends cleanly when the user chooses ${action} at the confirmation`, async () => {
         const r1 = result(await callTool(server.url, 'release', args));
-        const r2 = result(
-          await callTool(server.url, 'release', args, {
-            requestState: r1.requestState,
-            inputResponses: { window: accept({ window: 'now' }) },
-          }),
-        );
-        const r3 = result(
-          await callTool(server.url, 'release', args, {
-            requestState: r2.requestState,
-            inputResponses: { confirm: { action } },
-          }),
-        );
+        const r2 = await answer('release', args, r1, { window: accept({ window: 'now' }) });
+        const r3 = await answer('release', args, r2, { confirm: { action } });
         expect(r3.resultType).to.equal('complete');
         expect(text(r3)).to.match(/cancelled/);
       });
@@ -148,26 +136,14 @@ describe('example tools over HTTP', () => {
 
     it('ends cleanly when the user answers "no" to the confirmation', async () => {
       const r1 = result(await callTool(server.url, 'release', args));
-      const r2 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r1.requestState,
-          inputResponses: { window: accept({ window: 'now' }) },
-        }),
-      );
-      const r3 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r2.requestState,
-          inputResponses: { confirm: accept({ confirm: false }) },
-        }),
-      );
+      const r2 = await answer('release', args, r1, { window: accept({ window: 'now' }) });
+      const r3 = await answer('release', args, r2, { confirm: accept({ confirm: false }) });
       expect(text(r3)).to.match(/cancelled/);
     });
 
     it('asks again when the answer is missing', async () => {
       const r1 = result(await callTool(server.url, 'release', args));
-      const r2 = result(
-        await callTool(server.url, 'release', args, { requestState: r1.requestState, inputResponses: {} }),
-      );
+      const r2 = await answer('release', args, r1, {});
       expect(r2.resultType).to.equal('input_required');
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['window']);
       expect(r2.inputRequests.window).to.deep.equal(r1.inputRequests.window);
@@ -175,34 +151,19 @@ describe('example tools over HTTP', () => {
 
     it('asks again, with a reason, when the answer does not fit the schema', async () => {
       const r1 = result(await callTool(server.url, 'release', args));
-      const r2 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r1.requestState,
-          inputResponses: { window: accept({ window: 'yesterday' }) },
-        }),
-      );
+      const r2 = await answer('release', args, r1, { window: accept({ window: 'yesterday' }) });
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['window']);
       expect(r2.inputRequests.window.params.message).to.not.equal(r1.inputRequests.window.params.message);
       expect(r2.inputRequests.window.params.message).to.include(r1.inputRequests.window.params.message);
       // The corrected answer then goes through.
-      const r3 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r2.requestState,
-          inputResponses: { window: accept({ window: 'weekend' }) },
-        }),
-      );
+      const r3 = await answer('release', args, r2, { window: accept({ window: 'weekend' }) });
       expect(Object.keys(r3.inputRequests)).to.deep.equal(['confirm']);
     });
 
     it('ignores answers to questions that were not asked this round', async () => {
       const r1 = result(await callTool(server.url, 'release', args));
       // `confirm` is a real key of the machine, but it was not asked in this round.
-      const r2 = result(
-        await callTool(server.url, 'release', args, {
-          requestState: r1.requestState,
-          inputResponses: { confirm: accept({ confirm: true }), bogus: accept({ x: 1 }) },
-        }),
-      );
+      const r2 = await answer('release', args, r1, { confirm: accept({ confirm: true }), bogus: accept({ x: 1 }) });
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['window']);
     });
 
@@ -226,60 +187,39 @@ describe('example tools over HTTP', () => {
       const r1 = result(await callTool(server.url, 'provision-database', args));
       expect(Object.keys(r1.inputRequests)).to.deep.equal(['size', 'region']);
       expect(r1.requestState.length).to.be.within(400, 700);
-      const r2 = result(
-        await callTool(server.url, 'provision-database', args, {
-          requestState: r1.requestState,
-          inputResponses: { size: accept({ size: 'small' }), region: accept({ region: 'eu-west' }) },
-        }),
-      );
+      const r2 = await answer('provision-database', args, r1, {
+        size: accept({ size: 'small' }),
+        region: accept({ region: 'eu-west' }),
+      });
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['confirm']);
-      const r3 = result(
-        await callTool(server.url, 'provision-database', args, {
-          requestState: r2.requestState,
-          inputResponses: { confirm: accept({ confirm: true }) },
-        }),
-      );
+      const r3 = await answer('provision-database', args, r2, { confirm: accept({ confirm: true }) });
       expect(r3.structuredContent).to.include({ project: 'atlas', size: 'small', region: 'eu-west' });
     });
 
     it('asks only the unanswered region when one parallel answer is missing', async () => {
       const r1 = result(await callTool(server.url, 'provision-database', args));
-      const r2 = result(
-        await callTool(server.url, 'provision-database', args, {
-          requestState: r1.requestState,
-          inputResponses: { size: accept({ size: 'medium' }) },
-        }),
-      );
+      const r2 = await answer('provision-database', args, r1, { size: accept({ size: 'medium' }) });
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['region']);
     });
 
     it('asks the region again with the reason when the check rejects the pair, keeping the size', async () => {
       const r1 = result(await callTool(server.url, 'provision-database', args));
-      const r2 = result(
-        await callTool(server.url, 'provision-database', args, {
-          requestState: r1.requestState,
-          inputResponses: { size: accept({ size: 'large' }), region: accept({ region: 'ap-south' }) },
-        }),
-      );
+      const r2 = await answer('provision-database', args, r1, {
+        size: accept({ size: 'large' }),
+        region: accept({ region: 'ap-south' }),
+      });
       expect(Object.keys(r2.inputRequests)).to.deep.equal(['region']);
       expect(r2.inputRequests.region.params.message).to.match(/not offered in ap-south/);
-      const r3 = result(
-        await callTool(server.url, 'provision-database', args, {
-          requestState: r2.requestState,
-          inputResponses: { region: accept({ region: 'us-east' }) },
-        }),
-      );
+      const r3 = await answer('provision-database', args, r2, { region: accept({ region: 'us-east' }) });
       expect(r3.inputRequests.confirm.params.message).to.include('large').and.include('us-east');
     });
 
     it('ends cleanly when one of the parallel questions is declined', async () => {
       const r1 = result(await callTool(server.url, 'provision-database', args));
-      const r2 = result(
-        await callTool(server.url, 'provision-database', args, {
-          requestState: r1.requestState,
-          inputResponses: { size: accept({ size: 'small' }), region: { action: 'decline' } },
-        }),
-      );
+      const r2 = await answer('provision-database', args, r1, {
+        size: accept({ size: 'small' }),
+        region: { action: 'decline' },
+      });
       expect(r2.resultType).to.equal('complete');
       expect(text(r2)).to.match(/cancelled/);
     });
@@ -299,15 +239,7 @@ describe('example tools over HTTP', () => {
       expect(r1.requestState.length).to.be.within(400, 700);
 
       // Accepting before the key arrived: asked again, with a different message.
-      const r2 = result(
-        await callTool(
-          server.url,
-          'connect-payments',
-          args,
-          { requestState: r1.requestState, inputResponses: { link: { action: 'accept' } } },
-          caps,
-        ),
-      );
+      const r2 = await answer('connect-payments', args, r1, { link: { action: 'accept' } }, caps);
       expect(r2.inputRequests.link.params.url).to.equal(link.params.url);
       expect(r2.inputRequests.link.params.message).to.not.equal(link.params.message);
 
@@ -318,15 +250,7 @@ describe('example tools over HTTP', () => {
         body: 'secret=sk_test_abcdefgh4242',
       });
       expect(page.status).to.equal(200);
-      const r3 = result(
-        await callTool(
-          server.url,
-          'connect-payments',
-          args,
-          { requestState: r2.requestState, inputResponses: { link: { action: 'accept' } } },
-          caps,
-        ),
-      );
+      const r3 = await answer('connect-payments', args, r2, { link: { action: 'accept' } }, caps);
       expect(r3.resultType).to.equal('complete');
       expect(text(r3)).to.include('4242');
       // The secret never appears in anything the client sees.
@@ -335,15 +259,7 @@ describe('example tools over HTTP', () => {
 
     it('ends cleanly when the user declines to open the page', async () => {
       const r1 = result(await callTool(server.url, 'connect-payments', args, {}, caps));
-      const r2 = result(
-        await callTool(
-          server.url,
-          'connect-payments',
-          args,
-          { requestState: r1.requestState, inputResponses: { link: { action: 'decline' } } },
-          caps,
-        ),
-      );
+      const r2 = await answer('connect-payments', args, r1, { link: { action: 'decline' } }, caps);
       expect(text(r2)).to.match(/cancelled/);
     });
   });
