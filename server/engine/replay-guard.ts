@@ -59,7 +59,7 @@ export class MemoryReplayGuard implements ReplayGuard {
     const now = this.#clock();
     const existing = this.#entries.get(id);
     if (existing && existing.expiresAt > now) return readClaim(existing.value, now);
-    this.#evict(now);
+    this.#makeRoom(now);
     this.#entries.set(id, { value: pendingValue(runDeadline), expiresAt: now + ttlSeconds * 1000 });
     return { status: 'claimed' };
   }
@@ -73,7 +73,8 @@ export class MemoryReplayGuard implements ReplayGuard {
     this.#entries.delete(id);
   }
 
-  #evict(now: number) {
+  /** Drops expired claims when the guard is full; still full of live ones, refuses (fails closed). */
+  #makeRoom(now: number) {
     if (this.#entries.size < this.#maxEntries) return;
     for (const [key, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(key);
     // Still full of live claims: fail closed. Dropping one would let its state be presented again

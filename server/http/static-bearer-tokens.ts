@@ -13,9 +13,12 @@ function digest(token: string): Buffer {
   return createHash('sha256').update(token).digest();
 }
 
-/** Parses `principal:token` entries, failing with a message that says how to fix them. */
 /** RFC 6750 `b64token`, the characters a bearer token may have. */
-const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+const B64TOKEN = '[A-Za-z0-9\\-._~+/]+=*';
+const BEARER_TOKEN = new RegExp(`^${B64TOKEN}$`);
+const BEARER_HEADER = new RegExp(`^Bearer\\s+(${B64TOKEN})\\s*$`, 'i');
+
+/** Parses `principal:token` entries, failing with a message that says how to fix them. */
 
 export function parseStaticTokens(spec: string): Map<string, string> {
   const tokens = new Map<string, string>();
@@ -48,7 +51,7 @@ export function staticBearerTokens(tokens: Map<string, string>): Authenticate {
   const known = [...tokens].map(([token, principal]) => ({ digest: digest(token), principal }));
   return async (ctx) => {
     const header = ctx.get('authorization');
-    const match = /^Bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i.exec(header);
+    const match = BEARER_HEADER.exec(header);
     if (!match) throw new AuthenticationError('Authorization required: send a bearer token');
     const presented = digest(match[1]!);
     let principal: string | undefined;
