@@ -156,8 +156,13 @@ export function applyFieldChange(message: Record<string, unknown>, change: Field
   if (!isRecord(target)) return;
   const last = change.path[change.path.length - 1]!;
   if (change.remove) delete target[last];
-  else
-    Object.defineProperty(target, last, { value: change.value, enumerable: true, writable: true, configurable: true });
+  else {
+    // A copy: the value may be one of fast-check's shared constants (`{}`), and a later change in
+    // the same message can write inside it. Written in place, that corrupted the constant for every
+    // later run (seen: a cyclic _meta that JSON.stringify refused, failing runs at random seeds).
+    const value = change.value === undefined ? undefined : structuredClone(change.value);
+    Object.defineProperty(target, last, { value, enumerable: true, writable: true, configurable: true });
+  }
 }
 
 export const meta = (caps: unknown = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }) => ({
