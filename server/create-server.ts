@@ -10,7 +10,11 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import {
   FlowEngine,
+  MemoryTaskQueue,
+  MemoryTaskStore,
   PromptRegistry,
+  TaskManager,
+  TaskRunner,
   ResourceRegistry,
   stderrLogger,
   ToolRegistry,
@@ -20,8 +24,11 @@ import {
   type PromptDefinition,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
+  type TaskQueue,
+  type TaskStore,
   type ToolDefinition,
 } from './engine/index.js';
+import { JsonSchemaValidator } from './engine/json-schema-validator.js';
 import {
   createHttpApp,
   isLoopbackHost,
@@ -33,6 +40,18 @@ import {
 import { docsRouter } from './http/docs-routes.js';
 import { createMcpDispatcher, type McpDispatcher, type ServerInfo } from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
+
+/** Where tasks live and run (docs/tasks.md). Defaults: this process's memory, one instance. */
+export interface TaskOptions {
+  store?: TaskStore;
+  queue?: TaskQueue;
+  /** ttlMs of a new task (BATON_TASK_TTL, in seconds there). Default 24 h. */
+  ttlMs?: number;
+  /** pollIntervalMs suggested to clients (BATON_TASK_POLL_MS). Default 1 s. */
+  pollIntervalMs?: number;
+  /** Longest one step of a task may run (BATON_TASK_STEP_BUDGET_MS). Default 1 h. */
+  stepBudgetMs?: number;
+}
 
 export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
   tools: ToolDefinition[];
@@ -63,6 +82,8 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
    * `authenticate` is set; a page runs its tool's example once, in-process (server/diagrams).
    */
   docs?: boolean;
+  /** Tasks, for tools with a `task` option (docs/tasks.md). */
+  tasks?: TaskOptions;
 }
 
 export interface BatonServer {
@@ -71,14 +92,54 @@ export interface BatonServer {
   engine: FlowEngine;
   registry: ToolRegistry;
   instanceId: string;
+  /** Present when some tool may run as a task. */
+  tasks?: TaskManager;
   /** Starts listening; resolves with the bound address and the endpoint URL. */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
+  /** Stops running task steps and closes the task store and queue (the HTTP server is the caller's). */
+  close(): Promise<void>;
+}
+
+/** The task manager and the runner that works its queue, when some tool may run as a task. */
+function startTasks(options: BatonOptions, registry: ToolRegistry, engine: FlowEngine, logger: Logger) {
+  if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
+  const clock = options.clock ?? Date.now;
+  const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
+  const queue = options.tasks?.queue ?? new MemoryTaskQueue({ clock });
+  const versionOf = (machine: Parameters<FlowEngine['versionOf']>[0]) => engine.versionOf(machine);
+  const manager = new TaskManager({
+    store,
+    queue,
+    versionOf,
+    clock,
+    ...(options.randomBytes ? { randomBytes: options.randomBytes } : {}),
+    ...(options.tasks?.ttlMs ? { ttlMs: options.tasks.ttlMs } : {}),
+    ...(options.tasks?.pollIntervalMs ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
+  });
+  const runner = new TaskRunner({
+    store,
+    queue,
+    tools: registry,
+    versionOf,
+    validator: new JsonSchemaValidator(),
+    clock,
+    logger,
+    ...(options.tasks?.stepBudgetMs ? { stepBudgetMs: options.tasks.stepBudgetMs } : {}),
+  });
+  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
+  const close = async () => {
+    runner.close();
+    await queue.close();
+    await store.close();
+  };
+  return { manager, close };
 }
 
 export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
   const registry = new ToolRegistry(options.tools);
   const engine = new FlowEngine({ ...options, logger });
+  const tasks = startTasks(options, registry, engine, logger);
   const dispatcher = createMcpDispatcher({
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
@@ -86,6 +147,7 @@ export function createServer(options: BatonOptions): BatonServer {
     resources: new ResourceRegistry(options.resources ?? []),
     engine,
     logger,
+    ...(tasks ? { tasks: tasks.manager } : {}),
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
   });
@@ -123,6 +185,10 @@ export function createServer(options: BatonOptions): BatonServer {
     engine,
     registry,
     instanceId,
+    ...(tasks ? { tasks: tasks.manager } : {}),
+    close: async () => {
+      await tasks?.close();
+    },
     listen(port, listenHost = host) {
       return new Promise((resolve, reject) => {
         const server = app.listen(port, listenHost);

@@ -37,6 +37,15 @@ import { testSimpleText } from './test-simple-text.js';
 import { testStreamingElicitation } from './test-streaming-elicitation.js';
 import { testToolWithProgress } from './test-tool-with-progress.js';
 import { testXMcpHeader } from './test-x-mcp-header.js';
+import {
+  confirmDelete,
+  failingJob,
+  greet,
+  multiInput,
+  protocolErrorJob,
+  slowCompute,
+  testToolWithTask,
+} from './tasks/index.js';
 
 export interface Fixtures {
   tools: ToolDefinition[];
@@ -67,6 +76,14 @@ export function conformanceFixtures(): Fixtures {
       testInputRequiredResultCapabilities,
       jsonSchema202012Tool,
       testXMcpHeader,
+      // The tasks extension's scenarios (tasks-*).
+      greet,
+      slowCompute,
+      failingJob,
+      protocolErrorJob,
+      confirmDelete,
+      multiInput,
+      testToolWithTask,
     ],
     prompts: [
       testSimplePrompt,

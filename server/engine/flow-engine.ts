@@ -21,6 +21,8 @@ import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } 
 import { openState, sealState, type StateClaims } from './sealed-state.js';
 import { findUnserializable } from './serializable-context.js';
 import { settle, type Settled } from './settle.js';
+import { pendingTimers, type TaskTimer } from './tasks/scheduled-timers.js';
+import { taskHandover, withParkedActors } from './tasks/task-handover.js';
 import { structuralVersion } from './structural-version.js';
 import { isRecord } from './plain-objects.js';
 
@@ -53,6 +55,11 @@ export interface FlowCall {
   signal?: AbortSignal;
   /** Receives the machine's progress reports during this round (only increasing values). */
   onProgress?: (report: Progress) => void;
+  /**
+   * The client takes tasks and the tool may run as one: stop where long work starts and answer
+   * `task` with the snapshot to continue from (tasks/task-handover.ts).
+   */
+  handover?: boolean;
 }
 
 export interface Progress {
@@ -65,6 +72,8 @@ export type FlowOutcome =
   | { kind: 'complete'; output: unknown }
   | { kind: 'failed'; message: string }
   | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
+  /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
+  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[] }
   | { kind: 'aborted' };
 
 export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
@@ -147,9 +156,10 @@ export class FlowEngine {
 
   async #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): Promise<FlowOutcome> {
     const { flow } = call;
+    const machine = call.handover ? withParkedActors(flow.machine) : flow.machine;
     const actor = resumed
-      ? createActor(flow.machine, { snapshot: resumed.snapshot as never, input: call.arguments })
-      : createActor(flow.machine, { input: call.arguments });
+      ? createActor(machine, { snapshot: resumed.snapshot as never, input: call.arguments })
+      : createActor(machine, { input: call.arguments });
     // XState rethrows an unobserved actor error from a timer, which would take the process down.
     actor.subscribe({ error: () => {} });
     const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
@@ -267,6 +277,8 @@ export class FlowEngine {
         return { kind: 'complete', output: settled.output };
       case 'aborted':
         return { kind: 'aborted' };
+      case 'handover':
+        return this.#handOver(actor, call, binding);
       case 'timeout':
         return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.` };
       case 'error': {
@@ -288,10 +300,11 @@ export class FlowEngine {
    */
   async #settleWithFallbacks(actor: AnyActor, call: FlowCall, deadline: number): Promise<Settled> {
     const remaining = () => Math.max(0, deadline - performance.now());
-    let settled = await settle(actor, remaining(), call.signal);
+    const handover = call.handover ? taskHandover : undefined;
+    let settled = await settle(actor, remaining(), call.signal, handover);
     for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
       if (!this.#takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
-      settled = await settle(actor, remaining(), call.signal);
+      settled = await settle(actor, remaining(), call.signal, handover);
     }
     return settled;
   }
@@ -308,6 +321,17 @@ export class FlowEngine {
       sent = true;
     }
     return sent;
+  }
+
+  /** The snapshot a task continues from: taken where long work starts, before any of it ran. */
+  #handOver(actor: AnyActor, call: FlowCall, binding: Binding): FlowOutcome {
+    const { output: _output, error: _error, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
+    const problem = findUnserializable(persisted.context);
+    if (problem) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${problem}.` };
+    }
+    return { kind: 'task', snapshot: persisted, timers: pendingTimers(actor) };
   }
 
   #ask(

@@ -67,3 +67,21 @@ export { toResourceContents, type ResourceContents } from './resource-result.js'
 export { parseUriTemplate, type UriTemplate } from './uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
 export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from './header-params.js';
+export {
+  idempotencyKey,
+  startsTask,
+  TASK_TAG,
+  TaskManager,
+  TaskRunner,
+  MemoryTaskStore,
+  MemoryTaskQueue,
+  RedisTaskStore,
+  BullMqTaskQueue,
+  declaresTasks,
+  TASKS_EXTENSION,
+  type TaskSupport,
+  type TaskStore,
+  type TaskQueue,
+  type TaskRecord,
+  type TaskStatus,
+} from './tasks/index.js';

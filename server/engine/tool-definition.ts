@@ -5,6 +5,7 @@
  */
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { FlowDefinition, FlowOptions } from './flow-definition.js';
+import type { TaskSupport } from './tasks/task-authoring.js';
 
 export interface ToolAnnotations {
   title?: string;
@@ -24,6 +25,11 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   machine: TMachine;
+  /**
+   * Whether the tool may run as a task (the `io.modelcontextprotocol/tasks` extension,
+   * docs/tasks.md): `optional` or `required`. Absent: never a task.
+   */
+  task?: TaskSupport;
   /** Example arguments: used for start-up checks and documentation. */
   exampleArguments?: Record<string, unknown>;
   /**

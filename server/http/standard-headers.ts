@@ -1,7 +1,8 @@
 /**
  * The standard request headers of Streamable HTTP (spec, transports/streamable-http "Server
  * Validation"): MCP-Protocol-Version, Mcp-Method and, for tools/call, prompts/get and
- * resources/read, Mcp-Name. Each must be present and equal the body; values are case-sensitive,
+ * resources/read (and tasks/get, tasks/update, tasks/cancel: the task id, per the tasks extension's
+ * "Routing Headers"), Mcp-Name. Each must be present and equal the body; values are case-sensitive,
  * and a `=?base64?…?=` value is decoded before comparing. For tools/call, every parameter the
  * tool marks with `x-mcp-header` and the body holds a value for must come as a matching
  * `Mcp-Param-{Name}` header ("Custom Headers from Tool Parameters"). Any failure is -32020 with
@@ -11,10 +12,13 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { headerMatchesValue, headerParamValue, type HeaderParam } from '../engine/index.js';
 import { headerMismatch, type JsonRpcRequest, type RequestMeta } from '../protocol/index.js';
 
-const NAME_SOURCE: Record<string, 'name' | 'uri'> = {
+const NAME_SOURCE: Record<string, 'name' | 'uri' | 'taskId'> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;

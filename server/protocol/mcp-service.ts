@@ -2,7 +2,15 @@
  * Assembles the method table for a set of tools, prompts and resources. Capabilities follow what
  * is served, so discover never advertises a method that would answer -32601 (spec, discover).
  */
-import type { FlowEngine, Logger, PromptRegistry, ResourceRegistry, ToolRegistry } from '../engine/index.js';
+import {
+  TASKS_EXTENSION,
+  type FlowEngine,
+  type Logger,
+  type PromptRegistry,
+  type ResourceRegistry,
+  type TaskManager,
+  type ToolRegistry,
+} from '../engine/index.js';
 import { McpDispatcher, type ServerInfo } from './mcp-dispatcher.js';
 import type { MethodSpec } from './method-context.js';
 import { completionMethod } from './methods/completion.js';
@@ -10,6 +18,7 @@ import { discoverMethod } from './methods/discover.js';
 import { promptsGetMethod, promptsListMethod } from './methods/prompts.js';
 import { resourcesListMethod, resourcesReadMethod, resourceTemplatesListMethod } from './methods/resources.js';
 import { subscriptionsListenMethod } from './methods/subscriptions-listen.js';
+import { tasksCancelMethod, tasksGetMethod, tasksUpdateMethod } from './methods/tasks-methods.js';
 import { toolsCallMethod } from './methods/tools-call.js';
 import { toolsListMethod } from './methods/tools-list.js';
 
@@ -27,6 +36,8 @@ export interface McpServiceOptions {
   readTtlMs?: number;
   /** Items per list page. */
   pageSize?: number;
+  /** Tasks (the `io.modelcontextprotocol/tasks` extension): served when a tool may run as one. */
+  tasks?: TaskManager;
 }
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
@@ -36,6 +47,9 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
   if (prompts.size > 0) capabilities.prompts = {};
   if (resources.size > 0) capabilities.resources = {};
   if (prompts.size > 0 || resources.templates().length > 0) capabilities.completions = {};
+  // Advertised only when some tool can become a task, so discover never offers an empty extension.
+  const tasks = tools.list().some((tool) => tool.task !== undefined) ? options.tasks : undefined;
+  if (tasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
   const list = { ttlMs: options.listTtlMs ?? 5 * 60 * 1000, pageSize: options.pageSize ?? 100 };
   const methods: Record<string, MethodSpec> = {
     'server/discover': discoverMethod({
@@ -44,15 +58,20 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
       ...(options.instructions ? { instructions: options.instructions } : {}),
     }),
     'tools/list': toolsListMethod(tools, list),
-    'tools/call': toolsCallMethod(tools, engine, options.logger),
+    'tools/call': toolsCallMethod(tools, engine, options.logger, tasks),
     'prompts/list': promptsListMethod(prompts, list),
     'prompts/get': promptsGetMethod(prompts, engine),
     'resources/list': resourcesListMethod(resources, list),
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
     'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
     'completion/complete': completionMethod(prompts, resources),
-    'subscriptions/listen': subscriptionsListenMethod(),
+    'subscriptions/listen': subscriptionsListenMethod(tasks),
   };
+  if (tasks) {
+    methods['tasks/get'] = tasksGetMethod(tasks);
+    methods['tasks/update'] = tasksUpdateMethod(tasks);
+    methods['tasks/cancel'] = tasksCancelMethod(tasks);
+  }
   return new McpDispatcher({
     serverInfo: options.serverInfo,
     capabilities: () => capabilities,

@@ -20,9 +20,10 @@ describe('prompts, resources, completion and progress over HTTP', () => {
     return response.body.result;
   };
 
-  it('advertises prompts, resources and completions in discover', async () => {
+  it('advertises prompts, resources, completions and the tasks extension in discover', async () => {
     const result = ok(await rpc(server.url, 'server/discover'));
-    expect(result.capabilities).to.have.keys('tools', 'prompts', 'resources', 'completions');
+    expect(result.capabilities).to.have.keys('tools', 'prompts', 'resources', 'completions', 'extensions');
+    expect(result.capabilities.extensions).to.deep.equal({ 'io.modelcontextprotocol/tasks': {} });
   });
 
   describe('prompts', () => {

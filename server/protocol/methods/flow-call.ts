@@ -11,6 +11,11 @@ export interface FlowRound {
   arguments: Record<string, unknown>;
   /** Turns a finished flow (complete or failed) into the method's result. */
   finish: (outcome: Extract<FlowOutcome, { kind: 'complete' | 'failed' }>) => MethodResult;
+  /**
+   * Set when the client takes tasks and the flow may run as one: called where the round hands
+   * over (tasks/task-handover.ts), it creates the task and answers `CreateTaskResult`.
+   */
+  startTask?: (outcome: Extract<FlowOutcome, { kind: 'task' }>) => Promise<MethodResult>;
 }
 
 export async function runFlowRound(
@@ -28,6 +33,7 @@ export async function runFlowRound(
     ...(params.inputResponses === undefined ? {} : { inputResponses: params.inputResponses }),
     ...(params.requestState === undefined ? {} : { requestState: params.requestState }),
     signal,
+    ...(round.startTask ? { handover: true } : {}),
     ...(progressToken === undefined
       ? {}
       : { onProgress: (report) => notify({ method: 'notifications/progress', params: { progressToken, ...report } }) }),
@@ -38,6 +44,9 @@ export async function runFlowRound(
     case 'input_required':
       // Not cacheable: no ttlMs or cacheScope (spec, server/utilities/caching).
       return { resultType: 'input_required', inputRequests: outcome.inputRequests, requestState: outcome.requestState };
+    case 'task':
+      // Only requested with startTask set, so this cannot be missing.
+      return round.startTask!(outcome);
     default:
       return round.finish(outcome);
   }

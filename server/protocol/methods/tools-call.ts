@@ -3,13 +3,33 @@
  * tool's machine runs until it settles; a waiting machine answers `input_required` with the
  * questions and a sealed `requestState`, which the client echoes on its retry.
  */
-import { toToolResult, toolError, type FlowEngine, type Logger, type ToolRegistry } from '../../engine/index.js';
+import {
+  declaresTasks,
+  toToolResult,
+  toolError,
+  type FlowEngine,
+  type Logger,
+  type TaskManager,
+  type ToolRegistry,
+} from '../../engine/index.js';
 import type { MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
+import { tasksRequired } from './tasks-methods.js';
 import { runFlowRound } from './flow-call.js';
 import { isRecord } from '../../engine/index.js';
 
-export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine, logger: Logger): MethodSpec {
+/**
+ * With `tasks`, a tool that may run as a task does so for a client that declared the extension
+ * in this request's `_meta` (the server alone decides; tasks.md, "Capability Negotiation"): the
+ * round runs until long work starts, then hands over. A tool that requires a task refuses any
+ * other client with -32021 before anything runs.
+ */
+export function toolsCallMethod(
+  registry: ToolRegistry,
+  engine: FlowEngine,
+  logger: Logger,
+  tasks?: TaskManager,
+): MethodSpec {
   return {
     capability: 'tools',
     async handle(context) {
@@ -21,7 +41,25 @@ export function toolsCallMethod(registry: ToolRegistry, engine: FlowEngine, logg
       // Input validation failures are tool execution errors the model can correct (SEP-1303).
       const problem = registry.checkArguments(tool, args);
       if (problem) return { ...toolError(`Invalid arguments for tool ${name}: ${problem}`) };
+      const asTask = tasks !== undefined && tool.task !== undefined && declaresTasks(context.meta.clientCapabilities);
+      if (tool.task === 'required' && !asTask) throw tasksRequired(`Tool ${name} runs only as a task`);
       return runFlowRound(engine, context, {
+        ...(asTask
+          ? {
+              startTask: async (handover) => ({
+                resultType: 'task',
+                ...(await tasks.create({
+                  tool: tool.name,
+                  machine: tool.machine,
+                  arguments: args,
+                  principal: context.principal.id,
+                  clientCapabilities: context.meta.clientCapabilities,
+                  snapshot: handover.snapshot,
+                  timers: handover.timers,
+                })),
+              }),
+            }
+          : {}),
         flow: tool,
         arguments: args,
         finish: (outcome) => {

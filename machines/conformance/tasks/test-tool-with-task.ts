@@ -1,0 +1,39 @@
+/**
+ * test_tool_with_task: asks for a name with an ordinary multi round-trip request, then runs the
+ * rest as a task, as the extension recommends (MRTR before the task; `tasks-mrtr-composition`).
+ */
+import { assign, setup } from 'xstate';
+import { askForm, defineTool, formContent, type AnswerEvent } from '../../../server/engine/index.js';
+
+const machine = setup({
+  types: {} as { context: { name: string }; events: AnswerEvent },
+}).createMachine({
+  id: 'testToolWithTask',
+  initial: 'askName',
+  context: { name: '' },
+  output: ({ event }) => event.output,
+  states: {
+    askName: askForm({
+      key: 'user_name',
+      message: 'What is your name?',
+      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      onAccept: {
+        target: 'working',
+        actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }),
+      },
+      onDecline: 'declined',
+    }),
+    // The timer is long work: the task starts here.
+    working: { after: { 500: 'done' } },
+    done: { type: 'final', output: ({ context }) => `Hello, ${context.name}! Your task is done.` },
+    declined: { type: 'final', output: 'No name, no task.' },
+  },
+});
+
+export const testToolWithTask = defineTool({
+  name: 'test_tool_with_task',
+  description: 'Asks for a name, then finishes the work as a task.',
+  inputSchema: { type: 'object' },
+  machine,
+  task: 'required',
+});

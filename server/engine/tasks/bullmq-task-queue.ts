@@ -1,0 +1,75 @@
+/**
+ * Task steps on BullMQ (Redis): every instance adds jobs and runs a worker. A delayed job is a
+ * durable timer that fires whichever instance is alive; a job whose worker stops renewing its lock
+ * (the instance died) is moved back to wait by BullMQ's stalled-job check and run again, with the
+ * same job id, on another instance, which continues from the task's last persisted snapshot.
+ */
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
+
+export interface BullMqTaskQueueOptions {
+  url: string;
+  /** Queue name; instances of one deployment share it. */
+  name?: string;
+  /** Jobs one instance runs at once. */
+  concurrency?: number;
+  /**
+   * How long a worker's lock on a job lasts without renewal: a dead instance's jobs move to
+   * another after about this long (BullMQ's default is 30 s).
+   */
+  lockDurationMs?: number;
+}
+
+export class BullMqTaskQueue implements TaskQueue {
+  readonly #options: BullMqTaskQueueOptions;
+  readonly #connection: Redis;
+  readonly #queue: Queue;
+  #worker: Worker | undefined;
+
+  constructor(options: BullMqTaskQueueOptions) {
+    this.#options = options;
+    // BullMQ blocks on this connection, so it must retry for ever rather than fail commands.
+    this.#connection = new Redis(options.url, { maxRetriesPerRequest: null });
+    this.#connection.on('error', () => {});
+    this.#queue = new Queue(options.name ?? 'baton-tasks', { connection: this.#connection });
+    this.#queue.on('error', () => {});
+  }
+
+  async schedule(taskId: string, options: ScheduleOptions): Promise<void> {
+    const delay = options.runAt === undefined ? 0 : Math.max(0, options.runAt - Date.now());
+    await this.#queue.add(
+      'advance',
+      { taskId },
+      {
+        jobId: `${taskId}.${options.jobKey}`,
+        delay,
+        removeOnComplete: true,
+        removeOnFail: 1000,
+      },
+    );
+  }
+
+  start(processor: TaskProcessor): void {
+    const lockDuration = this.#options.lockDurationMs ?? 30_000;
+    this.#worker = new Worker(
+      this.#options.name ?? 'baton-tasks',
+      async (job) => processor((job.data as { taskId: string }).taskId, job.id ?? ''),
+      {
+        connection: this.#connection.duplicate(),
+        concurrency: this.#options.concurrency ?? 16,
+        lockDuration,
+        stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
+        // A step that keeps killing its instance should still end: the runner fails the task then.
+        maxStalledCount: 5,
+      },
+    );
+    this.#worker.on('error', () => {});
+  }
+
+  async close(): Promise<void> {
+    await this.#worker?.close();
+    await this.#queue.close();
+    this.#connection.disconnect();
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The default queue: jobs run in this process, timers are `setTimeout`s. Nothing survives a
+ * restart (start-up warns when tasks are served this way).
+ */
+import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
+
+/** setTimeout holds at most 2^31-1 ms; a later job re-arms when that elapses. */
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
+export class MemoryTaskQueue implements TaskQueue {
+  readonly #pending = new Map<string, NodeJS.Timeout>();
+  readonly #clock: () => number;
+  #processor: TaskProcessor | undefined;
+  #closed = false;
+
+  constructor(options: { clock?: () => number } = {}) {
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  async schedule(taskId: string, options: ScheduleOptions): Promise<void> {
+    const jobId = `${taskId}.${options.jobKey}`;
+    if (this.#closed || this.#pending.has(jobId)) return;
+    this.#arm(jobId, taskId, options.runAt ?? 0);
+  }
+
+  start(processor: TaskProcessor): void {
+    this.#processor = processor;
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#pending.values()) clearTimeout(timer);
+    this.#pending.clear();
+  }
+
+  #arm(jobId: string, taskId: string, runAt: number): void {
+    const delay = Math.max(0, runAt - this.#clock());
+    const timer = setTimeout(
+      () => {
+        if (runAt - this.#clock() > 0) return this.#arm(jobId, taskId, runAt);
+        this.#pending.delete(jobId);
+        // Errors are the processor's to record on the task; one must never stop the queue.
+        void this.#processor?.(taskId, jobId).catch(() => {});
+      },
+      Math.min(delay, MAX_TIMEOUT),
+    );
+    timer.unref();
+    this.#pending.set(jobId, timer);
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The tasks extension's operations, for the protocol layer: create a task where a round handed
+ * over, read it, feed it answers, cancel it, and follow it. Every operation takes the caller's
+ * principal and treats another principal's task exactly like an unknown one (tasks.md, Security).
+ */
+import { randomBytes } from 'node:crypto';
+import type { AnyStateMachine } from 'xstate';
+import { shortDigest } from '../canonical-digest.js';
+import { isRecord } from '../plain-objects.js';
+import type { ClientCapabilities } from '../mcp-shapes.js';
+import type { TaskTimer } from './scheduled-timers.js';
+import type { TaskQueue } from './task-queue.js';
+import { isTerminal, toCreatedTask, toDetailedTask, type TaskRecord } from './task-record.js';
+import type { TaskStore } from './task-store.js';
+
+export interface TaskManagerOptions {
+  store: TaskStore;
+  queue: TaskQueue;
+  versionOf: (machine: AnyStateMachine) => string;
+  clock?: () => number;
+  randomBytes?: (length: number) => Uint8Array;
+  /** How long a task lives from its creation (ttlMs; BATON_TASK_TTL). Default 24 h. */
+  ttlMs?: number;
+  /** The polling interval suggested to clients (pollIntervalMs; BATON_TASK_POLL_MS). Default 1 s. */
+  pollIntervalMs?: number;
+}
+
+export interface NewTask {
+  tool: string;
+  machine: AnyStateMachine;
+  arguments: Record<string, unknown>;
+  principal: string;
+  clientCapabilities: ClientCapabilities;
+  snapshot: Record<string, unknown>;
+  timers: TaskTimer[];
+}
+
+export const DEFAULT_TASK_TTL_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
+/** The principal as stored: a digest, so a record names nobody in the clear. */
+export function principalDigest(principal: string): string {
+  return shortDigest(`principal\u0000${principal}`);
+}
+
+export class TaskManager {
+  readonly #o: TaskManagerOptions;
+  readonly #clock: () => number;
+  readonly #random: (length: number) => Uint8Array;
+
+  constructor(options: TaskManagerOptions) {
+    this.#o = options;
+    this.#clock = options.clock ?? Date.now;
+    this.#random = options.randomBytes ?? ((n) => new Uint8Array(randomBytes(n)));
+  }
+
+  get ttlMs(): number {
+    return this.#o.ttlMs ?? DEFAULT_TASK_TTL_MS;
+  }
+
+  /** Stores the task and queues its first step; resolves with the `CreateTaskResult` fields. */
+  async create(task: NewTask): Promise<Record<string, unknown>> {
+    const now = this.#clock();
+    const record: TaskRecord = {
+      // 128 random bits: unguessable, so an id alone reveals and grants nothing (tasks.md, Security).
+      taskId: Buffer.from(this.#random(16)).toString('base64url'),
+      principal: principalDigest(task.principal),
+      tool: task.tool,
+      arguments: task.arguments,
+      version: this.#o.versionOf(task.machine),
+      clientCapabilities: task.clientCapabilities,
+      status: 'working',
+      phase: 'queued',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.#o.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+      snapshot: task.snapshot,
+      timers: task.timers,
+      asked: {},
+      answers: {},
+      askCounts: {},
+      cancelRequested: false,
+    };
+    // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
+    await this.#o.store.create(record);
+    await this.#o.queue.schedule(record.taskId, { jobKey: 'start' });
+    // The TTL is enforced by a job too, so an idle task still fails when it expires.
+    await this.#o.queue.schedule(record.taskId, { jobKey: 'expire', runAt: record.createdAt + record.ttlMs });
+    return toCreatedTask(record);
+  }
+
+  /** The detailed task, or undefined when it does not exist for this principal. */
+  async get(taskId: string, principal: string): Promise<Record<string, unknown> | undefined> {
+    const record = await this.#find(taskId, principal);
+    return record && toDetailedTask(record);
+  }
+
+  /**
+   * Records answers to outstanding questions (tasks.md, tasks/update): keys never issued, already
+   * answered or superseded are ignored; once every outstanding question has an answer the task
+   * goes back to work. Resolves false when the task does not exist for this principal.
+   */
+  async update(taskId: string, principal: string, responses: Record<string, unknown>): Promise<boolean> {
+    const record = await this.#find(taskId, principal);
+    if (!record) return false;
+    if (record.status !== 'input_required') return true;
+    let resumed = false;
+    let changed = false;
+    const stored = await this.#o.store.update(taskId, (r) => {
+      resumed = false;
+      changed = false;
+      if (r.status !== 'input_required' || r.phase !== 'idle') return undefined;
+      const answers = { ...r.answers };
+      for (const [key, value] of Object.entries(responses)) {
+        if (Object.hasOwn(r.asked, key) && !Object.hasOwn(answers, key)) {
+          answers[key] = value;
+          changed = true;
+        }
+      }
+      if (!changed) return undefined;
+      resumed = Object.keys(r.asked).every((key) => Object.hasOwn(answers, key));
+      return {
+        ...r,
+        answers,
+        lastUpdatedAt: this.#clock(),
+        ...(resumed ? { status: 'working' as const, phase: 'queued' as const } : {}),
+      };
+    });
+    if (stored && changed) {
+      if (resumed) await this.#o.queue.schedule(taskId, { jobKey: `a${stored.lastUpdatedAt}` });
+      await this.#o.store.publish(taskId, 'changed');
+    }
+    return true;
+  }
+
+  /**
+   * Asks the task to stop (tasks.md, tasks/cancel: cooperative). A task waiting for answers or
+   * timers is cancelled at once; a running step is aborted through its AbortSignal wherever it
+   * runs. Resolves false when the task does not exist for this principal.
+   */
+  async cancel(taskId: string, principal: string): Promise<boolean> {
+    const record = await this.#find(taskId, principal);
+    if (!record) return false;
+    if (isTerminal(record)) return true;
+    const stored = await this.#o.store.update(taskId, (r) => {
+      if (isTerminal(r)) return undefined;
+      if (r.phase !== 'idle') return { ...r, cancelRequested: true };
+      return {
+        ...r,
+        status: 'cancelled',
+        statusMessage: 'Cancelled',
+        cancelRequested: true,
+        snapshot: undefined,
+        timers: [],
+        asked: {},
+        answers: {},
+        lastUpdatedAt: this.#clock(),
+      };
+    });
+    if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
+    else if (stored) {
+      await this.#o.store.publish(taskId, 'cancel');
+      // A step queued but not started yet sees the request when it starts.
+    }
+    return true;
+  }
+
+  /**
+   * Calls `onTask` with the detailed task each time one of `taskIds` changes, for this principal's
+   * tasks only. Resolves with the ids followed (the others look unknown) and the function that
+   * stops following.
+   */
+  async follow(
+    taskIds: string[],
+    principal: string,
+    onTask: (task: Record<string, unknown>, terminal: boolean) => void,
+  ): Promise<{ followed: string[]; stop: () => void }> {
+    const followed: string[] = [];
+    for (const id of new Set(taskIds)) if (await this.#find(id, principal)) followed.push(id);
+    const watching = new Set(followed);
+    const stop = this.#o.store.listen((taskId, kind) => {
+      if (kind !== 'changed' || !watching.has(taskId)) return;
+      void this.#find(taskId, principal).then((record) => {
+        if (record) onTask(toDetailedTask(record), isTerminal(record));
+      });
+    });
+    return { followed, stop };
+  }
+
+  async #find(taskId: unknown, principal: string): Promise<TaskRecord | undefined> {
+    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 64) return undefined;
+    let record = await this.#o.store.get(taskId);
+    if (!record || record.principal !== principalDigest(principal)) return undefined;
+    if (!isTerminal(record) && this.#clock() >= record.createdAt + record.ttlMs) {
+      // Expired while nothing ran it: fail it now rather than wait for the expiry job.
+      record = await this.#expire(record);
+    }
+    return record;
+  }
+
+  async #expire(record: TaskRecord): Promise<TaskRecord | undefined> {
+    const message = `Task expired: it did not finish within its ttlMs (${record.ttlMs} ms)`;
+    const stored = await this.#o.store.update(record.taskId, (r) =>
+      isTerminal(r) || r.phase === 'running'
+        ? undefined
+        : {
+            ...r,
+            status: 'failed',
+            statusMessage: message,
+            error: { code: -32603, message },
+            snapshot: undefined,
+            timers: [],
+            asked: {},
+            answers: {},
+            lastUpdatedAt: this.#clock(),
+          },
+    );
+    if (stored && isTerminal(stored)) await this.#o.store.publish(record.taskId, 'changed');
+    return stored;
+  }
+}
+
+/** Whether a request's `_meta` client capabilities declare the tasks extension. */
+export function declaresTasks(clientCapabilities: ClientCapabilities): boolean {
+  const extensions = clientCapabilities.extensions;
+  return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
+}
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -1,0 +1,20 @@
+/**
+ * How task steps get run: a job names a task, and the processor advances it (task-runner.ts).
+ * The in-process queue serves one instance; BullMQ serves a fleet, where any instance may run any
+ * job and a job whose instance died is run again elsewhere (stalled-job recovery).
+ */
+export interface ScheduleOptions {
+  /** Unique per task and reason: scheduling the same key twice while it waits runs it once. */
+  jobKey: string;
+  /** When to run, in ms since the epoch (a durable timer); now when absent. */
+  runAt?: number;
+}
+
+/** Advances one task; `jobId` is the same when a job is run again after its worker died. */
+export type TaskProcessor = (taskId: string, jobId: string) => Promise<void>;
+
+export interface TaskQueue {
+  schedule(taskId: string, options: ScheduleOptions): Promise<void>;
+  start(processor: TaskProcessor): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,102 @@
+/**
+ * One task as Baton stores it, and the wire shapes the extension derives from it (tasks.md,
+ * "Tasks"; schema 2026-07-28 `Task`, `DetailedTask`, `CreateTaskResult`). The record carries the
+ * machine's persisted snapshot between steps; stores seal the whole record at rest.
+ */
+import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
+import type { TaskTimer } from './scheduled-timers.js';
+
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'cancelled' | 'failed';
+
+/** What the task is doing between requests: `idle` waits for answers or timers, with no job queued. */
+export type TaskPhase = 'queued' | 'running' | 'idle';
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** One outstanding question: its wire key is unique over the task's life (tasks.md, MUST). */
+export interface AskedQuestion {
+  /** The machine's question key (the `key` of askForm & co). */
+  questionKey: string;
+  request: InputRequest;
+}
+
+export interface TaskRecord {
+  taskId: string;
+  /** Digest of the principal that created the task; every task request must match it. */
+  principal: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The machine's structural version when the task started. */
+  version: string;
+  clientCapabilities: ClientCapabilities;
+  status: TaskStatus;
+  phase: TaskPhase;
+  /** The job running a step while `phase` is `running`; the same id comes back if its instance died. */
+  runningJob?: string;
+  statusMessage?: string;
+  /** Milliseconds since the epoch. */
+  createdAt: number;
+  lastUpdatedAt: number;
+  ttlMs: number;
+  pollIntervalMs: number;
+  /** The persisted XState snapshot to continue from; dropped once the task is terminal. */
+  snapshot?: Record<string, unknown>;
+  timers: TaskTimer[];
+  /** Outstanding questions by wire key, and the answers received so far for some of them. */
+  asked: Record<string, AskedQuestion>;
+  answers: Record<string, unknown>;
+  /** How often each question key has been asked, for fresh wire keys when one is asked again. */
+  askCounts: Record<string, number>;
+  cancelRequested: boolean;
+  result?: Record<string, unknown>;
+  error?: JsonRpcErrorObject;
+}
+
+export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled', 'failed']);
+
+export function isTerminal(record: Pick<TaskRecord, 'status'>): boolean {
+  return TERMINAL.has(record.status);
+}
+
+/** The `Task` fields every shape shares. */
+function taskFields(record: TaskRecord): Record<string, unknown> {
+  return {
+    taskId: record.taskId,
+    status: record.status,
+    ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    ttlMs: record.ttlMs,
+    pollIntervalMs: record.pollIntervalMs,
+  };
+}
+
+/** `CreateTaskResult` without `resultType`: the task handle, never its result or questions. */
+export function toCreatedTask(record: TaskRecord): Record<string, unknown> {
+  return taskFields(record);
+}
+
+/** `DetailedTask`: what `tasks/get` answers and `notifications/tasks` carries. */
+export function toDetailedTask(record: TaskRecord): Record<string, unknown> {
+  const task = taskFields(record);
+  switch (record.status) {
+    case 'input_required': {
+      // Only the questions still waiting for an answer (a partial update removes answered ones).
+      const inputRequests: Record<string, InputRequest> = {};
+      for (const [key, asked] of Object.entries(record.asked)) {
+        if (!Object.hasOwn(record.answers, key)) inputRequests[key] = asked.request;
+      }
+      return { ...task, inputRequests };
+    }
+    case 'completed':
+      return { ...task, result: record.result ?? {} };
+    case 'failed':
+      return { ...task, error: record.error ?? { code: -32603, message: 'Internal error' } };
+    default:
+      return task;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * When a task step may stop: the machine is done, failed, waiting for input, or only waiting on
+ * timers that are far enough away to be worth persisting (a durable timer). Unlike a synchronous
+ * round, a step has no reason to wait for a timer: it records it and the queue wakes the task.
+ */
+import { waitFor, type AnyActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
+import { INPUT_TAG } from '../input-states.js';
+import { pendingTimers } from './scheduled-timers.js';
+
+export type StepSettled =
+  | { kind: 'done'; output: unknown }
+  | { kind: 'error'; error: unknown }
+  | { kind: 'waiting'; snapshot: AnyMachineSnapshot }
+  /** Nothing runs and no question waits: only timers, the nearest of them later than `inlineTimerMs`. */
+  | { kind: 'sleeping'; snapshot: AnyMachineSnapshot }
+  | { kind: 'stuck'; value: unknown }
+  | { kind: 'timeout' }
+  | { kind: 'aborted' };
+
+function running(snapshot: AnyMachineSnapshot): boolean {
+  const children = Object.values(snapshot.children as Record<string, AnyActorRef | undefined>);
+  return children.some((child) => child?.getSnapshot().status === 'active');
+}
+
+function classify(
+  actor: AnyActor,
+  snapshot: AnyMachineSnapshot,
+  now: () => number,
+  inlineTimerMs: number,
+): StepSettled | undefined {
+  if (snapshot.status === 'done') return { kind: 'done', output: snapshot.output };
+  if (snapshot.status === 'error') return { kind: 'error', error: snapshot.error };
+  if (snapshot.status !== 'active') return { kind: 'aborted' };
+  if (running(snapshot)) return undefined;
+  if (snapshot.hasTag(INPUT_TAG)) return { kind: 'waiting', snapshot };
+  const timers = pendingTimers(actor);
+  if (timers.length === 0) return { kind: 'stuck', value: snapshot.value };
+  const nearest = Math.min(...timers.map((t) => t.dueAt));
+  // A timer about to fire is cheaper to wait for here than to persist and wake up for.
+  return nearest - now() > inlineTimerMs ? { kind: 'sleeping', snapshot } : undefined;
+}
+
+export async function settleStep(
+  actor: AnyActor,
+  options: { budgetMs: number; signal: AbortSignal; now: () => number; inlineTimerMs: number },
+): Promise<StepSettled> {
+  const check = (snapshot: AnyMachineSnapshot) => classify(actor, snapshot, options.now, options.inlineTimerMs);
+  const immediate = check(actor.getSnapshot() as AnyMachineSnapshot);
+  if (immediate) return immediate;
+  let result: StepSettled | undefined;
+  try {
+    await waitFor(
+      actor,
+      (snapshot) => {
+        result ??= check(snapshot as AnyMachineSnapshot);
+        return result !== undefined;
+      },
+      { timeout: options.budgetMs, signal: options.signal },
+    );
+  } catch (error) {
+    if (options.signal.aborted) return { kind: 'aborted' };
+    const latest = actor.getSnapshot() as AnyMachineSnapshot;
+    if (latest.status === 'error') return { kind: 'error', error: latest.error };
+    if (result) return result;
+    if (error instanceof Error && error.message.startsWith('Timeout')) return { kind: 'timeout' };
+    return { kind: 'error', error };
+  }
+  return result ?? { kind: 'stuck', value: (actor.getSnapshot() as AnyMachineSnapshot).value };
+}
