@@ -9,6 +9,7 @@ import { securityOptions } from './security-options.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { stdioCommand } from './stdio-command.js';
+import { taskOptions } from './task-options.js';
 import { runWorkerCluster, workerCountFrom } from './worker-cluster.js';
 import { createMemoryVault, vaultPageRouter } from '../machines/index.js';
 
@@ -32,16 +33,19 @@ async function serve(args: string[]): Promise<void> {
     process.exit(await runWorkerCluster({ workers, logger: stderrLogger }));
   }
   const vault = createMemoryVault();
+  const catalogue = servedCatalogue(args, { publicUrl: config.publicUrl, vault });
   const baton = createServer({
-    ...servedCatalogue(args, { publicUrl: config.publicUrl, vault }),
+    ...catalogue,
     keyRing: config.keyRing,
     host: config.host,
     routers: [vaultPageRouter(vault)],
     ...securityOptions(config),
+    ...taskOptions(config, catalogue.tools),
   });
   const { server, url } = await baton.listen(config.port, config.host);
   stderrLogger.info('listening', { url, instance: baton.instanceId, tools: baton.registry.list().map((t) => t.name) });
-  const stop = () => server.close(() => process.exit(0));
+  // Running task steps are stopped (their jobs move to another instance) before the exit.
+  const stop = () => server.close(() => void baton.close().finally(() => process.exit(0)));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
 }

@@ -27,6 +27,14 @@ export interface EnvironmentConfig {
     timeBudgetMs?: number;
     maxConcurrentRequests?: number;
   };
+  /** Tasks (docs/tasks.md): lifetime, polling, and how fast a dead instance's work moves on. */
+  tasks: {
+    ttlSeconds?: number;
+    pollIntervalMs?: number;
+    lockMs?: number;
+    concurrency?: number;
+    stepBudgetMs?: number;
+  };
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
@@ -98,8 +106,25 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       timeBudgetMs: positiveInteger('BATON_TIME_BUDGET_MS', env.BATON_TIME_BUDGET_MS),
       maxConcurrentRequests: positiveInteger('BATON_MAX_CONCURRENT', env.BATON_MAX_CONCURRENT),
     }),
+    tasks: definedFields({
+      ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),
+      pollIntervalMs: positiveInteger('BATON_TASK_POLL_MS', env.BATON_TASK_POLL_MS),
+      lockMs: positiveInteger('BATON_TASK_LOCK_MS', env.BATON_TASK_LOCK_MS),
+      concurrency: positiveInteger('BATON_TASK_CONCURRENCY', env.BATON_TASK_CONCURRENCY),
+      stepBudgetMs: positiveInteger('BATON_TASK_STEP_BUDGET_MS', env.BATON_TASK_STEP_BUDGET_MS),
+    }),
   };
 }
+
+export const TASKS_IN_MEMORY_WARNING = [
+  '',
+  '################################################################################',
+  '#  WARNING: BATON_REDIS_URL is not set. Tasks are kept IN MEMORY and run in    #',
+  '#  this process: they are LOST on restart and other instances cannot see them. #',
+  '#  Set BATON_REDIS_URL for durable tasks (docs/tasks.md).                      #',
+  '################################################################################',
+  '',
+].join('\n');
 
 export const DEV_KEY_WARNING = [
   '',

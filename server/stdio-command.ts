@@ -16,6 +16,7 @@ import { stderrLogger } from './engine/index.js';
 import { isLoopbackHost, LOOPBACK_HOSTS, originGuard } from './http/index.js';
 import { securityOptions } from './security-options.js';
 import { servedCatalogue } from './served-catalogue.js';
+import { taskOptions } from './task-options.js';
 import { principalFromEnvironment, serveStdio } from './stdio/index.js';
 import { createMemoryVault, vaultPageRouter, type SecretVault } from '../machines/index.js';
 
@@ -29,7 +30,13 @@ export async function stdioCommand(args: string[]): Promise<void> {
   // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
   // environment (spec, basic/authorization).
   const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
-  const { dispatcher } = createServer({ ...catalogue, ...options, keyRing: config.keyRing });
+  const baton = createServer({
+    ...catalogue,
+    ...options,
+    ...taskOptions(config, catalogue.tools),
+    keyRing: config.keyRing,
+  });
+  const { dispatcher } = baton;
   const connection = serveStdio({
     dispatcher,
     input: process.stdin,
@@ -45,6 +52,7 @@ export async function stdioCommand(args: string[]): Promise<void> {
   await connection.closed;
   page.server.closeAllConnections();
   page.server.close();
+  await baton.close();
   // Exit once the last answer is flushed: a timer or socket left behind must not hold the client.
   process.stdout.write('', () => process.exit(0));
 }

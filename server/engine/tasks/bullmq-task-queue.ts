@@ -68,7 +68,9 @@ export class BullMqTaskQueue implements TaskQueue {
   }
 
   async close(): Promise<void> {
-    await this.#worker?.close();
+    // Forced: a step may run for hours. Its job is recovered by another instance once its lock
+    // expires, exactly as if this instance had died.
+    await this.#worker?.close(true);
     await this.#queue.close();
     this.#connection.disconnect();
   }

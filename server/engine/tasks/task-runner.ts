@@ -66,9 +66,13 @@ export class TaskRunner {
     });
   }
 
+  /**
+   * Stops listening for cancels. Running steps are not aborted: an abort would end them as
+   * cancelled. When the process exits under them, their jobs are recovered elsewhere as after a
+   * crash, from the last persisted snapshot.
+   */
   close(): void {
     this.#stopListening();
-    for (const controller of this.#running.values()) controller.abort();
   }
 
   async advance(taskId: string, jobId: string): Promise<void> {
