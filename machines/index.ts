@@ -7,6 +7,7 @@ import { collectFeedbackTool } from './examples/collect-feedback.js';
 import { createConnectPaymentsTool } from './examples/connect-payments.js';
 import { provisionDatabaseTool } from './examples/provision-database.js';
 import { releaseTool } from './examples/release.js';
+import { shipReleaseTool } from './examples/ship-release.js';
 import type { SecretVault } from './examples/secret-vault.js';
 
 export interface ExampleToolOptions {
@@ -25,6 +26,8 @@ export function exampleTools(options: ExampleToolOptions): ToolDefinition[] {
     }),
     // Drawn, not coded: its machine is a JSON config (examples/collect-feedback.machine.json).
     collectFeedbackTool,
+    // Long work as a task (docs/tasks.md).
+    shipReleaseTool,
   ];
 }
 

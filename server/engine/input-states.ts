@@ -190,12 +190,12 @@ export interface ProgressReport {
  * An action that reports progress to the client (spec, basic/patterns/progress), when the request
  * asked for it with a progressToken. Values must increase; the engine drops any that do not.
  */
-export function reportProgress<TContext = any>(
-  report: Omit<ProgressReport, 'type'> | ((args: { context: TContext }) => Omit<ProgressReport, 'type'>),
+export function reportProgress<TContext = any, TEvent extends AnyEventObject = AnyEventObject>(
+  report: Omit<ProgressReport, 'type'> | ((args: { context: TContext; event: TEvent }) => Omit<ProgressReport, 'type'>),
 ) {
-  return emit(({ context }) => ({
+  return emit(({ context, event }) => ({
     type: PROGRESS_EVENT,
-    ...(typeof report === 'function' ? report({ context: context as TContext }) : report),
+    ...(typeof report === 'function' ? report({ context: context as TContext, event: event as TEvent }) : report),
   })) as any;
 }
 

@@ -28,8 +28,14 @@ export function standardHeaders(message: { method?: string; params?: Record<stri
     'mcp-protocol-version': PROTOCOL_VERSION,
   };
   if (message.method) headers['mcp-method'] = message.method;
-  const name = message.method === 'resources/read' ? message.params?.uri : message.params?.name;
-  if (typeof name === 'string' && ['tools/call', 'prompts/get', 'resources/read'].includes(message.method!)) {
+  const name =
+    message.method === 'resources/read'
+      ? message.params?.uri
+      : message.method?.startsWith('tasks/')
+        ? message.params?.taskId
+        : message.params?.name;
+  const named = ['tools/call', 'prompts/get', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel'];
+  if (typeof name === 'string' && named.includes(message.method!)) {
     headers['mcp-name'] = name;
   }
   return headers;

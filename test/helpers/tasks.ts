@@ -1,0 +1,42 @@
+/** Helpers for tests of the tasks extension over real HTTP. */
+import { expect } from 'chai';
+import { rpc, type RawResponse } from './mcp-http.js';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+/** A client that takes tasks and can answer forms. */
+export const TASK_CLIENT = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
+
+export type RpcOptions = Parameters<typeof rpc>[3];
+
+/** The result of a successful response, failing the test with the body otherwise. */
+export function resultOf(response: RawResponse): any {
+  expect(response.status, response.text).to.equal(200);
+  expect(response.body?.error, response.text).to.equal(undefined);
+  return response.body.result;
+}
+
+export async function taskRpc(url: string, method: string, params: Record<string, unknown>, options: RpcOptions = {}) {
+  return rpc(url, method, params, { capabilities: TASK_CLIENT, ...options });
+}
+
+export async function getTask(url: string, taskId: string, options: RpcOptions = {}): Promise<any> {
+  return resultOf(await taskRpc(url, 'tasks/get', { taskId }, options));
+}
+
+/** Polls tasks/get until `done` holds for the task (or a terminal status), within `timeoutMs`. */
+export async function waitForTask(
+  url: string,
+  taskId: string,
+  done: (task: any) => boolean,
+  options: RpcOptions & { timeoutMs?: number } = {},
+): Promise<any> {
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  for (;;) {
+    const task = await getTask(url, taskId, options);
+    if (done(task) || ['completed', 'failed', 'cancelled'].includes(task.status)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} after the timeout`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export const isStatus = (status: string) => (task: any) => task.status === status;
