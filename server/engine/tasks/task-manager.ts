@@ -200,6 +200,11 @@ export class TaskManager {
   }
 
   async #expire(record: TaskRecord): Promise<TaskRecord | undefined> {
+    if (record.phase === 'running') {
+      // Its step is stopped wherever it runs; the runner then records the expiry.
+      await this.#o.store.publish(record.taskId, 'cancel');
+      return record;
+    }
     const message = `Task expired: it did not finish within its ttlMs (${record.ttlMs} ms)`;
     const stored = await this.#o.store.update(record.taskId, (r) =>
       isTerminal(r) || r.phase === 'running'

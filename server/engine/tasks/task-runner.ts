@@ -236,7 +236,8 @@ export class TaskRunner {
           result: { ...toolError(`${tool.name} did not finish a step within ${this.#o.stepBudgetMs} ms.`) },
         });
       case 'aborted':
-        return this.#finish(taskId, cancelled());
+        // Stopped by tasks/cancel, or by the TTL running out under it.
+        return this.#finish(taskId, this.#clock() >= record.createdAt + record.ttlMs ? expired(record) : cancelled());
       case 'stuck':
         this.#logger.error('task_stuck', { taskId, state: settled.value });
         return this.#finish(taskId, {

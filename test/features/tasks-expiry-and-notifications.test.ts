@@ -1,0 +1,147 @@
+/**
+ * Task TTL (an expired task fails, then disappears) with an injected clock, and task status
+ * notifications on a real `subscriptions/listen` stream.
+ */
+import { expect } from 'chai';
+import { callTool } from '../helpers/mcp-http.js';
+import { getTask, isStatus, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { PROTOCOL_VERSION, requestMeta } from '../helpers/mcp-http.js';
+
+describe('task expiry', () => {
+  let server: RunningServer;
+  let now = Date.UTC(2026, 11, 1, 12, 0, 0);
+
+  before(async () => {
+    server = await startTestServer({ clock: () => now, tasks: { ttlMs: 60_000 } });
+  });
+  after(async () => {
+    await server.baton.close();
+    await server.close();
+  });
+
+  it('fails a task once its ttlMs has passed, then answers -32602 for it', async () => {
+    const created = resultOf(
+      await callTool(
+        server.url,
+        'ship-release',
+        { service: 'a', version: '1', bakeSeconds: 3600 },
+        {},
+        { capabilities: TASK_CLIENT },
+      ),
+    );
+    expect(created.ttlMs).to.equal(60_000);
+    expect((await getTask(server.url, created.taskId)).status).to.be.oneOf(['working', 'input_required']);
+    now += 59_000;
+    expect((await getTask(server.url, created.taskId)).status).to.not.equal('failed');
+    now += 2_000;
+    const expired = await waitForTask(server.url, created.taskId, isStatus('failed'));
+    expect(expired.status).to.equal('failed');
+    expect(expired.error.code).to.equal(-32603);
+    expect(expired.statusMessage).to.match(/expired/);
+    now += 5 * 60_000;
+    const gone = await taskRpc(server.url, 'tasks/get', { taskId: created.taskId });
+    expect(gone.body.error.code).to.equal(-32602);
+  });
+});
+
+/** Reads an SSE response as it arrives, one JSON-RPC message per `data:` event. */
+async function* sseMessages(response: Response): AsyncGenerator<any> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = event
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .join('');
+      if (data) yield JSON.parse(data);
+    }
+  }
+}
+
+describe('task status notifications on subscriptions/listen', () => {
+  let server: RunningServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.baton.close();
+    await server.close();
+  });
+
+  const listen = (taskIds: string[], capabilities: Record<string, unknown> = TASK_CLIENT, signal?: AbortSignal) =>
+    fetch(server.url, {
+      method: 'POST',
+      signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL_VERSION,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-1',
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds }, _meta: requestMeta(capabilities) },
+      }),
+    });
+
+  it('streams the detailed task on each change, as tasks/get would show it, and ends once it is terminal', async () => {
+    const { taskId } = resultOf(
+      await callTool(
+        server.url,
+        'ship-release',
+        { service: 'a', version: '1', bakeSeconds: 1 },
+        {},
+        { capabilities: TASK_CLIENT },
+      ),
+    );
+    const response = await listen([taskId, 'unknown-task-id-00000000']);
+    expect(response.headers.get('content-type')).to.contain('text/event-stream');
+    const seen: any[] = [];
+    let answered = false;
+    for await (const message of sseMessages(response)) {
+      seen.push(message);
+      if (message.method === 'notifications/tasks' && message.params.status === 'input_required' && !answered) {
+        answered = true;
+        const ack = await taskRpc(server.url, 'tasks/update', {
+          taskId,
+          inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+        });
+        resultOf(ack);
+      }
+    }
+    const [ack, ...rest] = seen;
+    expect(ack.method).to.equal('notifications/subscriptions/acknowledged');
+    // Only the caller's own, existing task is agreed; the unknown one is left out.
+    expect(ack.params.notifications).to.deep.equal({ taskIds: [taskId] });
+    const notes = rest.filter((m) => m.method === 'notifications/tasks').map((m) => m.params);
+    expect(notes.every((n) => n.taskId === taskId)).to.equal(true);
+    const statuses = notes.map((n) => n.status);
+    expect(statuses).to.include('input_required');
+    expect(statuses.at(-1)).to.equal('completed');
+    expect(notes.at(-1).result.structuredContent.shipped).to.equal(true);
+    expect(notes.find((n) => n.status === 'input_required').inputRequests).to.have.key('approve');
+    // No progress or log messages on a task stream (tasks.md).
+    expect(rest.some((m) => m.method === 'notifications/progress' || m.method === 'notifications/message')).to.equal(
+      false,
+    );
+    // The stream ends with the listen result once nothing more can come.
+    expect(rest.at(-1).id).to.equal('listen-1');
+    expect((await waitForTask(server.url, taskId, isStatus('completed'))).status).to.equal('completed');
+  });
+
+  it('refuses task notifications to a client without the extension (-32021)', async () => {
+    const response = await listen(['x'], { elicitation: {} });
+    const body = await response.json();
+    expect(body.error.code).to.equal(-32021);
+  });
+});
