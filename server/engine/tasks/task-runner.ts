@@ -118,7 +118,8 @@ export class TaskRunner {
         : { ...r, phase: 'running', runningJob: jobId, status: 'working', lastUpdatedAt: this.#clock() },
     );
     if (!claimed || claimed.runningJob !== jobId) return;
-    if (!resumed) await store.publish(taskId, 'changed');
+    if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
+    else await store.publish(taskId, 'changed');
     await this.#step(claimed);
   }
 

@@ -1,0 +1,125 @@
+/**
+ * Tasks across a fleet: three Baton processes share one real redis-server (task store and BullMQ
+ * queue). One instance sets durable timers and is SIGKILLed while it runs build steps of other
+ * tasks; the survivors recover its jobs (BullMQ's stalled-job check), fire its timers, and every
+ * task ends completed, none lost, none promoted twice, each readable from every instance.
+ */
+import { expect } from 'chai';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKeyEntry } from '../../server/engine/index.js';
+import { callTool } from '../helpers/mcp-http.js';
+import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
+import { getTask, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+
+const approve = { approve: { action: 'accept', content: { approve: true, approver: 'fleet' } } };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('tasks across a fleet sharing Redis (BullMQ)', function () {
+  this.timeout(180_000);
+  let redis: RunningRedis | undefined;
+  const fleet = new BatonFleet();
+  let dir: string;
+
+  before(function () {
+    if (!redisAvailable()) {
+      if (process.env.CI) throw new Error('redis-server is required in CI (.ci/run installs it)');
+      this.skip();
+    }
+    dir = mkdtempSync(join(tmpdir(), 'baton-tasks-fleet-'));
+  });
+  after(async () => {
+    await fleet.stopAll();
+    await redis?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('survives a killed instance: recovered steps, its timers fired elsewhere, no task lost, no promotion twice', async () => {
+    redis = await startRedis();
+    const journal = join(dir, 'journal');
+    const options = {
+      keys: generateKeyEntry('fleet'),
+      env: {
+        BATON_REDIS_URL: redis.url,
+        BATON_DEPLOY_JOURNAL: journal,
+        // A dead instance's jobs move on after about two seconds (BullMQ lock and stalled check).
+        BATON_TASK_LOCK_MS: '2000',
+        BATON_TASK_POLL_MS: '200',
+      },
+    };
+    const create = async (instance: BatonInstance, bakeSeconds: number) =>
+      resultOf(
+        await callTool(
+          instance.url,
+          'ship-release',
+          { service: 'svc', version: '1', bakeSeconds },
+          {},
+          { capabilities: TASK_CLIENT },
+        ),
+      ).taskId as string;
+    const waitingFor = (url: string, id: string, test: (t: any) => boolean) =>
+      waitForTask(url, id, test, { timeoutMs: 60_000 });
+
+    // 1. The victim alone sets durable timers: it runs the approval steps that start the bake.
+    const victim = await fleet.start(options);
+    const timerTasks = await Promise.all(Array.from({ length: 10 }, () => create(victim, 20)));
+    for (const id of timerTasks) {
+      await waitingFor(victim.url, id, (t) => t.status === 'input_required');
+      resultOf(await taskRpc(victim.url, 'tasks/update', { taskId: id, inputResponses: approve }));
+    }
+    for (const id of timerTasks) await waitingFor(victim.url, id, (t) => /Baking/.test(t.statusMessage ?? ''));
+
+    // 2. Two more instances join; 40 more tasks are spread over all three; the victim is killed mid-build.
+    const survivors = [await fleet.start(options), await fleet.start(options)];
+    const all = [victim, ...survivors];
+    const workTasks = await Promise.all(Array.from({ length: 40 }, (_, i) => create(all[i % 3]!, 1)));
+    await sleep(500);
+    process.kill(victim.pid, 'SIGKILL');
+    await victim.exited;
+
+    // 3. The survivors answer for every task, approve the new ones, and finish them all.
+    const pending = new Set(workTasks);
+    let turn = 0;
+    const deadline = Date.now() + 90_000;
+    while (pending.size > 0 && Date.now() < deadline) {
+      for (const id of [...pending]) {
+        const url = survivors[turn++ % 2]!.url;
+        const task = await getTask(url, id);
+        if (task.status === 'input_required') {
+          resultOf(await taskRpc(url, 'tasks/update', { taskId: id, inputResponses: approve }));
+          pending.delete(id);
+        } else if (['completed', 'failed', 'cancelled'].includes(task.status)) pending.delete(id);
+      }
+      await sleep(200);
+    }
+    expect([...pending], 'tasks never asked for approval').to.deep.equal([]);
+
+    const finals: any[] = [];
+    for (const id of [...timerTasks, ...workTasks]) {
+      const task = await waitingFor(survivors[0]!.url, id, (t) => t.status === 'completed');
+      finals.push(task);
+      // Every instance answers for every task, with the same view.
+      expect((await getTask(survivors[1]!.url, id)).status).to.equal(task.status);
+    }
+    expect(finals.map((t) => t.status)).to.deep.equal(Array(50).fill('completed'));
+    expect(finals.every((t) => t.result.structuredContent?.shipped === true)).to.equal(true);
+
+    // The victim really had work cut off, which the survivors resumed from the last snapshot.
+    const resumedLogs = survivors.map((s) => s.stderr().match(/task_step_resumed/g)?.length ?? 0);
+    expect(
+      resumedLogs.reduce((a, b) => a + b, 0),
+      'steps resumed after the kill',
+    ).to.be.greaterThan(0);
+
+    // Each task promoted exactly once, though some promotion steps may have been run again.
+    expect(existsSync(journal)).to.equal(true);
+    const promotions = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('promote '))
+      .map((line) => line.split(' ')[1]!.split('/')[0]!);
+    expect(promotions.length).to.equal(50);
+    expect(new Set(promotions)).to.deep.equal(new Set([...timerTasks, ...workTasks]));
+  });
+});
