@@ -6,6 +6,7 @@ import { ConfigurationError } from './configuration-error.js';
 import { findHeaderParams, type HeaderParam } from './header-params.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { machineProblems } from './machine-checks.js';
+import { taskProblems } from './tasks/task-checks.js';
 import type { CallToolResult } from './mcp-shapes.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -15,6 +16,7 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 function toolMachineProblems(tool: ToolDefinition, validator: JsonSchemaValidator): string[] {
   const label = `tool "${tool.name}"`;
   const problems = machineProblems(label, tool.machine, tool.exampleArguments);
+  problems.push(...taskProblems(tool));
   if (tool.exampleArguments && validator.check(tool.inputSchema, tool.exampleArguments)) {
     problems.push(`${label}: exampleArguments do not match inputSchema.`);
   }
