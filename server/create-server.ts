@@ -105,7 +105,7 @@ function startTasks(options: BatonOptions, registry: ToolRegistry, engine: FlowE
   if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
-  const queue = options.tasks?.queue ?? new MemoryTaskQueue({ clock });
+  const queue = options.tasks?.queue ?? new MemoryTaskQueue();
   const versionOf = (machine: Parameters<FlowEngine['versionOf']>[0]) => engine.versionOf(machine);
   const manager = new TaskManager({
     store,

@@ -7,15 +7,14 @@ import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js'
 /** setTimeout holds at most 2^31-1 ms; a later job re-arms when that elapses. */
 const MAX_TIMEOUT = 2 ** 31 - 1;
 
+/**
+ * `runAt` is wall-clock time, as XState's timers are (an injected test clock moves task
+ * timestamps and TTLs, never timers).
+ */
 export class MemoryTaskQueue implements TaskQueue {
   readonly #pending = new Map<string, NodeJS.Timeout>();
-  readonly #clock: () => number;
   #processor: TaskProcessor | undefined;
   #closed = false;
-
-  constructor(options: { clock?: () => number } = {}) {
-    this.#clock = options.clock ?? Date.now;
-  }
 
   async schedule(taskId: string, options: ScheduleOptions): Promise<void> {
     const jobId = `${taskId}.${options.jobKey}`;
@@ -34,10 +33,10 @@ export class MemoryTaskQueue implements TaskQueue {
   }
 
   #arm(jobId: string, taskId: string, runAt: number): void {
-    const delay = Math.max(0, runAt - this.#clock());
+    const delay = Math.max(0, runAt - Date.now());
     const timer = setTimeout(
       () => {
-        if (runAt - this.#clock() > 0) return this.#arm(jobId, taskId, runAt);
+        if (runAt - Date.now() > 0) return this.#arm(jobId, taskId, runAt);
         this.#pending.delete(jobId);
         // Errors are the processor's to record on the task; one must never stop the queue.
         void this.#processor?.(taskId, jobId).catch(() => {});

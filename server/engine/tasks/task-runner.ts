@@ -100,16 +100,17 @@ export class TaskRunner {
     }
     if (record.phase === 'running' && record.runningJob !== jobId) {
       // Another job is running a step of this task: look again once it is likely done.
-      await queue.schedule(taskId, { jobKey: `r${now}`, runAt: now + BUSY_RETRY_MS });
+      await queue.schedule(taskId, { jobKey: `r${Date.now()}`, runAt: Date.now() + BUSY_RETRY_MS });
       return;
     }
     if (record.cancelRequested) return void (await this.#finish(taskId, cancelled()));
-    const due = record.timers.some((t) => t.dueAt <= now);
+    // Timers are wall-clock time, as XState sets them; the injected clock is for timestamps and TTLs.
+    const due = record.timers.some((t) => t.dueAt <= Date.now());
     const resumed = record.phase === 'running'; // this job ran before and its instance died
     if (record.phase === 'idle' && !due) {
       // Woken early (clocks differ between instances): wait for the nearest timer again.
       const next = record.timers[0];
-      if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${now}`, runAt: next.dueAt });
+      if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${Date.now()}`, runAt: next.dueAt });
       return;
     }
     const claimed = await store.update(taskId, (r) =>
@@ -149,7 +150,7 @@ export class TaskRunner {
     const progress = this.#reportProgress(actor, taskId);
     try {
       actor.start();
-      rearmTimers(actor, record.timers, this.#clock());
+      rearmTimers(actor, record.timers, Date.now());
       const retryReasons = this.#deliver(actor, record);
       let settled = await this.#settle(actor, controller.signal);
       for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
@@ -169,7 +170,7 @@ export class TaskRunner {
     return settleStep(actor, {
       budgetMs: this.#o.stepBudgetMs,
       signal,
-      now: this.#clock,
+      now: Date.now,
       inlineTimerMs: this.#o.inlineTimerMs,
     });
   }
@@ -345,10 +346,11 @@ export class TaskRunner {
       const { progress, total, message } = event as { progress?: unknown; total?: unknown; message?: unknown };
       if (typeof progress !== 'number' || progress <= last) return;
       last = progress;
-      const now = this.#clock();
       // Progress can come many times a second; the task record is written at most twice a second.
-      if (now - lastWrite < PROGRESS_WRITE_INTERVAL_MS && (typeof total !== 'number' || progress < total)) return;
-      lastWrite = now;
+      if (Date.now() - lastWrite < PROGRESS_WRITE_INTERVAL_MS && (typeof total !== 'number' || progress < total))
+        return;
+      lastWrite = Date.now();
+      const now = this.#clock();
       const statusMessage =
         typeof message === 'string' ? message : typeof total === 'number' ? `${progress} of ${total}` : `${progress}`;
       void this.#o.store
