@@ -39,6 +39,24 @@ describe('configFromEnvironment', () => {
     });
   });
 
+  it('reads the task settings', () => {
+    const config = configFromEnvironment({
+      BATON_TASK_TTL: '3600',
+      BATON_TASK_POLL_MS: '500',
+      BATON_TASK_LOCK_MS: '5000',
+      BATON_TASK_CONCURRENCY: '4',
+      BATON_TASK_STEP_BUDGET_MS: '60000',
+    });
+    expect(config.tasks).to.deep.equal({
+      ttlSeconds: 3600,
+      pollIntervalMs: 500,
+      lockMs: 5000,
+      concurrency: 4,
+      stepBudgetMs: 60000,
+    });
+    expect(configFromEnvironment({}).tasks).to.deep.equal({});
+  });
+
   it('names a wildcard address as 127.0.0.1 and brackets IPv6 in URLs', () => {
     expect(urlHost('0.0.0.0')).to.equal('127.0.0.1');
     expect(urlHost('::')).to.equal('127.0.0.1');
@@ -52,6 +70,8 @@ describe('configFromEnvironment', () => {
     ['a port out of range', { PORT: '70000' }],
     ['a zero limit', { BATON_MAX_ROUNDS: '0' }],
     ['a fractional limit', { BATON_TIME_BUDGET_MS: '1.5' }],
+    ['a task TTL that is not a whole number', { BATON_TASK_TTL: 'a day' }],
+    ['a zero task poll interval', { BATON_TASK_POLL_MS: '0' }],
     ['a Redis URL without redis://', { BATON_REDIS_URL: 'localhost:6379' }],
     ['a token that is too short', { BATON_TOKENS: 'alice:short' }],
     ['a token entry without a principal', { BATON_TOKENS: ':0123456789abcdef0123' }],
