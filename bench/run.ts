@@ -17,6 +17,7 @@ import { markdownReport, type BenchReport } from './report/markdown-report.js';
 import { writeFormatted } from './report/write-report.js';
 import { combinations } from './report/summary.js';
 import { runMatrix, type RunRecord } from './run-matrix.js';
+import { measureTaskThroughput, type TaskThroughput } from './tasks/task-throughput.js';
 import { loadRun, saveRun } from './saved-run.js';
 import { killAllTargets, spawnTarget, type TargetHandle } from './targets/target-handle.js';
 
@@ -90,6 +91,24 @@ async function measureMicro(options: BenchOptions, failures: string[]): Promise<
   }
 }
 
+async function measureTasks(options: BenchOptions, failures: string[]): Promise<TaskThroughput[] | undefined> {
+  try {
+    const results = await measureTaskThroughput(options.quick ? 1 : 5);
+    for (const r of results) {
+      log(
+        `tasks (${r.store}) ${r.creates.perSecond.toFixed(0)} created/s (p99 ${r.creates.p99Ms.toFixed(1)} ms), ` +
+          `${r.gets.perSecond.toFixed(0)} tasks/get/s (p99 ${r.gets.p99Ms.toFixed(1)} ms)`,
+      );
+      const errors = r.creates.errors + r.gets.errors;
+      if (errors > 0) failures.push(`tasks (${r.store}): ${errors} errors`);
+    }
+    return results;
+  } catch (error) {
+    failures.push(`tasks: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
 async function measure(options: BenchOptions): Promise<BenchReport> {
   const started = performance.now();
   const pinning = pinCores();
@@ -111,6 +130,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
   }
   const memory = options.memoryFlows > 0 ? await measureMemory(options, pinning.serverCpus, phaseFailures) : undefined;
   const micro = options.micro ? await measureMicro(options, phaseFailures) : undefined;
+  const tasks = await measureTasks(options, phaseFailures);
   machine.loadAtEnd = os.loadavg()[0]!;
   return {
     options,
@@ -119,6 +139,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
     combinations: combinations(records),
     ...(memory ? { memory } : {}),
     ...(micro ? { micro } : {}),
+    ...(tasks ? { tasks } : {}),
     seconds: (performance.now() - started) / 1000,
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     phaseFailures,

@@ -6,6 +6,7 @@
 import type { BenchOptions } from '../bench-options.js';
 import { requestsPerFlow, type BenchFlow } from '../flows/bench-flows.js';
 import type { MemoryResult } from '../memory-check.js';
+import type { TaskThroughput } from '../tasks/task-throughput.js';
 import type { MicroResult } from '../micro/engine-steps.js';
 import type { StepTiming } from '../micro/measure.js';
 import type { RunRecord } from '../run-matrix.js';
@@ -21,6 +22,8 @@ export interface BenchReport {
   combinations: Combination[];
   memory?: MemoryResult;
   micro?: MicroResult;
+  /** Task creation and tasks/get throughput (in memory, and with Redis + BullMQ when available). */
+  tasks?: TaskThroughput[];
   seconds: number;
   command: string;
   /** Phases that failed outright (the matrix, the memory check, the micro-benchmarks). */
@@ -353,6 +356,21 @@ function combinationSection(report: BenchReport): string {
 ${lines.map((line) => `- ${line}`).join('\n')}`;
 }
 
+function tasksSection(tasks: TaskThroughput[] | undefined): string {
+  if (!tasks || tasks.length === 0) return '';
+  const row = (t: TaskThroughput) =>
+    `| ${t.store === 'redis' ? 'Redis + BullMQ' : 'in memory'} | ${n(t.creates.perSecond)} | ${n(t.creates.p99Ms, 1)} | ${n(t.gets.perSecond)} | ${n(t.gets.p99Ms, 1)} |`;
+  return [
+    '## Tasks',
+    '',
+    'An in-process Baton, `tools/call` of a tool that becomes a task at once and waits for an answer, then `tasks/get` on those tasks; 16 concurrent clients on loopback (`bench/tasks/task-throughput.ts`). With Redis the task is stored (sealed) and its first step queued on BullMQ before the call answers.',
+    '',
+    '| store | tasks created/s | create p99 ms | tasks/get/s | get p99 ms |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...tasks.map(row),
+  ].join('\n');
+}
+
 export function markdownReport(report: BenchReport): string {
   return [
     header(report),
@@ -364,6 +382,7 @@ export function markdownReport(report: BenchReport): string {
     stateSection(report),
     memorySection(report.memory),
     microSection(report),
+    tasksSection(report.tasks),
     combinationSection(report),
   ]
     .filter(Boolean)
