@@ -255,6 +255,14 @@ describe('Try it panel in a real browser', function () {
     expect(calls[0]!.body.params._meta).to.have.property('progressToken');
   });
 
+  it("sends a parameter's Mcp-Param header, base64-encoded when it is not plain ASCII", async () => {
+    await openTool(page, server.origin, 'test_x_mcp_header');
+    await page.fill('.try-it-arguments input[name="region"]', 'Zürich');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect((await result(page)).outcome).to.equal('ok');
+    expect(calls[0]!.headers['mcp-param-region']).to.equal(`=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
+  });
+
   it('renders a failed tool as isError', async () => {
     await openTool(page, server.origin, 'test_error_handling');
     await page.click('.try-it-arguments button[type="submit"]');
