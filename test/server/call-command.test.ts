@@ -4,7 +4,7 @@
  * real pseudo-terminal (tmux), answering the prompts with the keys a person would press.
  */
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
@@ -39,6 +39,16 @@ describe('baton call', function () {
       const { status, stdout } = await call('release', '--answers', RELEASE_ANSWERS);
       expect(status).to.equal(0);
       expect(JSON.parse(stdout)).to.include({ released: true, service: 'billing', window: 'tonight' });
+    });
+
+    it("runs the README's one-liner as written", async () => {
+      const line = readFileSync('README.md', 'utf8')
+        .split('\n')
+        .find((l) => l.startsWith('npx baton call '))!;
+      const words = line.match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'|'$/g, ''));
+      const { status, stdout } = await call(...words.slice(3));
+      expect(status).to.equal(0);
+      expect(JSON.parse(stdout)).to.include({ released: true });
     });
 
     it('answers a question asked again from a list, one per time it is asked', async () => {
