@@ -226,6 +226,42 @@ describe('Try it panel in a real browser', function () {
     expect(await page.$$eval('.try-it-wire details', (d) => d.length)).to.equal(0);
   });
 
+  it("builds question forms that honour the schema's limits (collect-feedback)", async () => {
+    await openTool(page, server.origin, 'collect-feedback');
+    await page.click('.try-it-arguments button[type="submit"]');
+    await reach(page, 'asking', 1);
+    const rating = '.try-it-question[data-key="rating"] input[name="rating"]';
+    expect(await page.getAttribute(rating, 'type')).to.equal('number');
+    expect(await page.getAttribute(rating, 'min')).to.equal('1');
+    expect(await page.getAttribute(rating, 'max')).to.equal('5');
+    expect(await page.getAttribute(rating, 'step')).to.equal('1');
+    expect(await page.getAttribute('.try-it-question[data-key="rating"] input[name="comment"]', 'maxlength')).to.equal(
+      '500',
+    );
+    // Out of range: the browser refuses the form, nothing is sent.
+    await page.fill(rating, '9');
+    await page.click('.try-it-question[data-key="rating"] button[data-action="accept"]');
+    expect(await page.getAttribute('.try-it-question[data-key="rating"]', 'data-answered')).to.equal(null);
+    expect(calls).to.have.length(1);
+    await page.fill(rating, '2');
+    await page.click('.try-it-question[data-key="rating"] button[data-action="accept"]');
+    await reach(page, 'asking', 2);
+    expect(await questionKeys(page)).to.deep.equal(['details']);
+    expect(
+      await page.getAttribute('.try-it-question[data-key="details"] input[name="whatWentWrong"]', 'minlength'),
+    ).to.equal('1');
+    await page.fill('.try-it-question[data-key="details"] input[name="whatWentWrong"]', 'It was late.');
+    await confirm(page, 'details');
+    expect((await result(page)).outcome).to.equal('ok');
+    expect(calls[1]!.body.params.inputResponses).to.deep.equal({
+      rating: { action: 'accept', content: { rating: 2 } },
+    });
+    expect(calls[2]!.body.params.inputResponses.details.content).to.deep.equal({
+      whatWentWrong: 'It was late.',
+      contactMe: true,
+    });
+  });
+
   it('shows a URL question as a link, and continues on "I\'m done"', async () => {
     await openTool(page, server.origin, 'connect-payments');
     await page.click('.try-it-arguments button[type="submit"]');
