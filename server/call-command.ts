@@ -25,7 +25,7 @@ Walks a tool's flow: asks each question in the terminal and prints the result.
   --answers JSON   answers by question key, for scripts and CI: no prompts at all
                    {"window": {"window": "tonight"}, "confirm": {"confirm": true}}
                    a value is form content, "accept" / "decline" / "cancel", a full response
-                   ({"action": "decline"}), or a list used one per time the question is asked
+                   ({"action": "decline"}), or a list with one per time the question is asked
   --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
   --json           print the whole final result as JSON
   --conformance    in process: also serve the conformance fixtures
@@ -111,7 +111,10 @@ async function walk(
       asked.set(key, times + 1);
       if (answers) {
         const given = answers[key];
-        const value = Array.isArray(given) && request.method === 'elicitation/create' ? given[times] : given;
+        // One answer serves the first time a question is asked; a question asked again (the
+        // answer was refused, or the flow came back to it) needs a list, or it would loop.
+        const list = Array.isArray(given) && request.method === 'elicitation/create';
+        const value = list ? given[times] : times === 0 ? given : undefined;
         if (value === undefined) {
           throw new UsageError(
             `round ${number} asks "${key}" (${request.method}${times > 0 ? `, time ${times + 1}` : ''}) and --answers has no answer for it: ${JSON.stringify(request.params ?? {})}`,

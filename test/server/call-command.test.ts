@@ -90,6 +90,12 @@ describe('baton call', function () {
       expect(stderr).to.include('"confirm"');
     });
 
+    it('exits 2 when a question is asked again and --answers gave it one answer only', async () => {
+      const { status, stderr } = await call('release', '--answers', '{"window": "accept"}');
+      expect(status).to.equal(2);
+      expect(stderr).to.include('"window"').and.include('time 2');
+    });
+
     it('exits 2 without a terminal and without --answers, and for an unknown tool', async () => {
       expect((await call('release')).status).to.equal(2);
       expect((await call('nope', '--answers', '{}')).status).to.equal(2);
