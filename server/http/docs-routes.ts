@@ -76,7 +76,11 @@ export function docsRouter(options: DocsRoutesOptions): Router {
         endpoint: options.endpoint ?? '/mcp',
         auth: options.tryItAuth ?? 'open',
       });
-      extras = { panel: docs.renderTryItPanel(data), styles: ['try-it.css'], scripts: ['try-it.js'] };
+      extras = {
+        panel: docs.renderTryItPanel(data),
+        styles: ['try-it.css'],
+        scripts: ['try-it-forms.js', 'try-it.js'],
+      };
     }
     ctx.set('Content-Security-Policy', tool ? TOOL_PAGE_POLICY : CONTENT_SECURITY_POLICY);
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -101,6 +105,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
     asset('application/javascript', async () => (await load()).docs.DOCS_SCRIPT),
   );
   for (const [name, type] of [
+    ['try-it-forms.js', 'application/javascript'],
     ['try-it.js', 'application/javascript'],
     ['try-it.css', 'text/css'],
   ] as const) {

@@ -272,7 +272,9 @@ describe('Try it panel in a real browser', function () {
     const [vault] = await Promise.all([page.waitForEvent('popup'), link.click()]);
     await vault.waitForLoadState();
     await vault.fill('input[name="secret"]', 'sk_test_4242424242');
-    await Promise.all([vault.waitForLoadState(), vault.click('button')]);
+    await vault.click('button');
+    // Only once the vault page says so is the key stored; "I'm done" before that would be asked again.
+    await vault.waitForSelector('text=Stored.');
     await vault.close();
     await page.click('.try-it-question[data-key="link"] button[data-action="accept"]');
     const end = await result(page);

@@ -86,6 +86,7 @@ describe('docs routes', () => {
     const tryIt = await get('/docs/assets/try-it.js');
     expect(tryIt.headers.get('content-type')).to.match(/^application\/javascript/);
     expect(await tryIt.text()).to.include('try-it-data');
+    expect(await (await get('/docs/assets/try-it-forms.js')).text()).to.include('batonTryItForms');
     expect((await get('/docs/assets/try-it.css')).headers.get('content-type')).to.match(/^text\/css/);
   });
 
