@@ -23,6 +23,7 @@ Commands:
   keygen    Print a new key entry for BATON_KEYS ("kid:base64key")
   docs      Write docs/tools/*.md from the machines (--check: fail if they differ; --out DIR; --conformance)
   diagram   Print a tool's Mermaid state diagram: baton diagram <tool> (--sequence: its example conversation)
+  call      Walk a tool's flow in the terminal: baton call <tool> [--url URL] [--args JSON] [--answers JSON]
 `;
 
 async function serve(args: string[]): Promise<void> {
@@ -67,6 +68,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./docs-command.js')).docsCommand(rest);
     case 'diagram':
       return (await import('./docs-command.js')).diagramCommand(rest);
+    case 'call':
+      return (await import('./call-command.js')).callCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -84,6 +84,12 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   docs?: boolean;
   /** Tasks, for tools with a `task` option (docs/tasks.md). */
   tasks?: TaskOptions;
+  /**
+   * With `authenticate` and `docs` both on: let the tool pages' "Try it" panel send the bearer
+   * token the reader types in (Authorization header). Off by default: the panel sends no
+   * credentials, so a page can never spend a user's token unasked.
+   */
+  tryItSendsToken?: boolean;
 }
 
 export interface BatonServer {
@@ -171,6 +177,8 @@ export function createServer(options: BatonOptions): BatonServer {
             docsRouter({
               content: { tools: registry.list(), prompts: options.prompts, resources: options.resources },
               logger,
+              endpoint: path,
+              tryItAuth: !options.authenticate ? 'open' : options.tryItSendsToken ? 'token' : 'withheld',
             }),
           ]
         : []),

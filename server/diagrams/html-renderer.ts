@@ -78,7 +78,21 @@ mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
 })();
 `;
 
-export function renderHtml(page: DocPage, base: string): string {
+export interface HtmlExtras {
+  /** HTML placed before the page's first heading (the tool pages' "Try it" panel). */
+  panel?: string;
+  /** More stylesheets and scripts, by file name under `<base>/assets/`, loaded after the docs' own. */
+  styles?: string[];
+  scripts?: string[];
+}
+
+export function renderHtml(page: DocPage, base: string, extras: HtmlExtras = {}): string {
+  const asset = (name: string) => escapeHtml(`${base}/assets/${name}`);
+  const blocks = page.blocks.map((b) => block(b, base));
+  if (extras.panel) {
+    const at = page.blocks.findIndex((b) => b.type === 'heading');
+    blocks.splice(at < 0 ? blocks.length : at, 0, extras.panel);
+  }
   const home = page.ref.kind === 'index' ? '' : ` · <a href="${escapeHtml(base)}">all docs</a>`;
   return `<!doctype html>
 <html lang="en">
@@ -88,16 +102,16 @@ export function renderHtml(page: DocPage, base: string): string {
 <title>${escapeHtml(page.title)} · Baton docs</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${escapeHtml(base)}/assets/docs.css">
-</head>
+${(extras.styles ?? []).map((name) => `<link rel="stylesheet" href="${asset(name)}">\n`).join('')}</head>
 <body>
 <header><strong>Baton</strong>${home}</header>
 <main>
 <h1>${escapeHtml(page.title)}</h1>
-${page.blocks.map((b) => block(b, base)).join('\n')}
+${blocks.join('\n')}
 </main>
 <script src="${escapeHtml(base)}/assets/mermaid.min.js"></script>
 <script src="${escapeHtml(base)}/assets/docs.js"></script>
-</body>
+${(extras.scripts ?? []).map((name) => `<script src="${asset(name)}"></script>\n`).join('')}</body>
 </html>
 `;
 }

@@ -37,7 +37,8 @@ export {
 export type { DocPage, Block, Inline, PageRef } from './doc-page.js';
 export { DocsSite, documentedFlows, type DocsContent } from './docs-site.js';
 export { renderMarkdown, markdownFileName } from './markdown-renderer.js';
-export { renderHtml, pagePath, escapeHtml, DOCS_SCRIPT, DOCS_STYLE } from './html-renderer.js';
+export { renderHtml, pagePath, escapeHtml, DOCS_SCRIPT, DOCS_STYLE, type HtmlExtras } from './html-renderer.js';
+export { tryItData, renderTryItPanel, type TryItAuth, type TryItData, type TryItOptions } from './try-it-panel.js';
 export {
   renderDocsFiles,
   compareDocsFiles,

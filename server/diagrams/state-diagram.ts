@@ -73,6 +73,11 @@ export class StateDiagramWriter {
     return `${lines.join('\n')}\n`;
   }
 
+  /** The Mermaid id a state is drawn under (Mermaid names its SVG group after it). */
+  nodeId(node: GraphNode): string {
+    return this.#idOf(node);
+  }
+
   #idOf(node: GraphNode): string {
     return this.#ids.id(keyPath(node) || 'root');
   }

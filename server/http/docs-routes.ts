@@ -6,17 +6,26 @@
  */
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { DocsContent, DocPage, DocsSite, FlowKind } from '../diagrams/index.js';
+import type { DocsContent, DocPage, DocsSite, FlowKind, HtmlExtras, TryItAuth } from '../diagrams/index.js';
 import { ConfigurationError, type Logger } from '../engine/index.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 export interface DocsRoutesOptions {
   content: DocsContent;
   logger: Logger;
   /** Where the pages are mounted (`/docs`). */
   base?: string;
+  /** The MCP endpoint the tool pages' "Try it" panel calls (`/mcp`). */
+  endpoint?: string;
+  /** Whether the panel may send a bearer token (see try-it-panel.ts); `open` when there is no auth hook. */
+  tryItAuth?: TryItAuth;
 }
+
+/** The "Try it" panel's own files, served as they are from the package (no build step, no CDN). */
+const TRY_IT_ASSETS = join(PACKAGE_ROOT, 'server', 'http', 'assets');
 
 // Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
 // only from this server, and nothing else may load or be framed.
@@ -30,6 +39,8 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+// A tool page's "Try it" panel also calls the MCP endpoint of this same origin, and nothing else.
+const TOOL_PAGE_POLICY = `${CONTENT_SECURITY_POLICY}; connect-src 'self'`;
 
 const KINDS: Record<string, FlowKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource' };
 
@@ -54,12 +65,28 @@ export function docsRouter(options: DocsRoutesOptions): Router {
     (loaded ??= import('../diagrams/index.js').then((docs) => ({ site: new docs.DocsSite(options.content), docs })));
 
   const sendPage = async (ctx: Context, page: DocPage) => {
-    const { docs } = await load();
-    ctx.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    const { docs, site } = await load();
+    let extras: HtmlExtras = {};
+    const tool =
+      page.ref.kind === 'tool'
+        ? site.flows.find((f) => f.kind === 'tool' && docs.flowSlug(f) === (page.ref as { slug: string }).slug)
+        : undefined;
+    if (tool?.kind === 'tool') {
+      const data = docs.tryItData(tool.definition, {
+        endpoint: options.endpoint ?? '/mcp',
+        auth: options.tryItAuth ?? 'open',
+      });
+      extras = {
+        panel: docs.renderTryItPanel(data),
+        styles: ['try-it.css'],
+        scripts: ['try-it-forms.js', 'try-it.js'],
+      };
+    }
+    ctx.set('Content-Security-Policy', tool ? TOOL_PAGE_POLICY : CONTENT_SECURITY_POLICY);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'html';
-    ctx.body = docs.renderHtml(page, base);
+    ctx.body = docs.renderHtml(page, base, extras);
   };
   const asset = (type: string, body: () => unknown) => async (ctx: Context) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
@@ -77,6 +104,16 @@ export function docsRouter(options: DocsRoutesOptions): Router {
     `${base}/assets/docs.js`,
     asset('application/javascript', async () => (await load()).docs.DOCS_SCRIPT),
   );
+  for (const [name, type] of [
+    ['try-it-forms.js', 'application/javascript'],
+    ['try-it.js', 'application/javascript'],
+    ['try-it.css', 'text/css'],
+  ] as const) {
+    router.get(
+      `${base}/assets/${name}`,
+      asset(type, () => createReadStream(join(TRY_IT_ASSETS, name))),
+    );
+  }
   router.get(
     `${base}/assets/docs.css`,
     asset('text/css', async () => (await load()).docs.DOCS_STYLE),

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
+import { renderTryItPanel, tryItData } from '../../server/diagrams/index.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 describe('docs routes', () => {
@@ -36,6 +37,39 @@ describe('docs routes', () => {
     expect(html).to.include('<script src="/docs/assets/mermaid.min.js"></script>');
   });
 
+  it('puts a Try it panel on tool pages only, with its data as JSON and no inline script', async () => {
+    const response = await get('/docs/tools/provision-database');
+    // The panel calls this origin's endpoint, and nothing else.
+    expect(response.headers.get('content-security-policy')).to.include("connect-src 'self'");
+    const html = await response.text();
+    expect(html).to.include('<script src="/docs/assets/try-it.js"></script>');
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    for (const [, attributes, body] of scripts) {
+      if (body!.trim() !== '') expect(attributes).to.include('type="application/json"');
+    }
+    const data = JSON.parse(/<script type="application\/json" id="try-it-data">(.*?)<\/script>/s.exec(html)![1]!);
+    expect(data).to.include({ tool: 'provision-database', endpoint: '/mcp', auth: 'open' });
+    expect(data.exampleArguments).to.deep.equal({ project: 'atlas' });
+    expect(data.waitingStates).to.deep.equal({
+      size: ['s_collect_size_asking'],
+      region: ['s_collect_region_asking'],
+      confirm: ['s_confirm'],
+    });
+    const prompt = await get('/docs/prompts/test_simple_prompt');
+    expect(prompt.headers.get('content-security-policy')).not.to.include('connect-src');
+    expect(await prompt.text()).not.to.include('try-it');
+  });
+
+  it('keeps data that looks like markup inert inside the panel data', async () => {
+    const tool = server.baton.registry.list().find((t) => t.name === 'release')!;
+    const html = renderTryItPanel({
+      ...tryItData(tool, { endpoint: '/mcp', auth: 'open' }),
+      exampleArguments: { service: '</script><script>alert(1)</script>' },
+    });
+    expect(html).not.to.include('</script><script>');
+    expect(html.match(/<\/script>/g)).to.have.length(1);
+  });
+
   it('serves a resource page by its encoded URI', async () => {
     const response = await get(`/docs/resources/${encodeURIComponent('test://template/{id}/data')}`);
     expect(response.status).to.equal(200);
@@ -49,6 +83,11 @@ describe('docs routes', () => {
     expect((await mermaid.text()).length).to.be.greaterThan(1_000_000);
     expect((await get('/docs/assets/docs.js')).status).to.equal(200);
     expect((await get('/docs/assets/docs.css')).headers.get('content-type')).to.match(/^text\/css/);
+    const tryIt = await get('/docs/assets/try-it.js');
+    expect(tryIt.headers.get('content-type')).to.match(/^application\/javascript/);
+    expect(await tryIt.text()).to.include('try-it-data');
+    expect(await (await get('/docs/assets/try-it-forms.js')).text()).to.include('batonTryItForms');
+    expect((await get('/docs/assets/try-it.css')).headers.get('content-type')).to.match(/^text\/css/);
   });
 
   it('answers 404 for an unknown tool or section', async () => {
@@ -63,6 +102,10 @@ describe('docs routes', () => {
     try {
       expect((await get('/docs', off.origin)).status).to.equal(404);
       expect((await get('/docs', authed.origin)).status).to.equal(404);
+      // The panel goes with the docs: no page, no script.
+      expect((await get('/docs/tools/release', off.origin)).status).to.equal(404);
+      expect((await get('/docs/assets/try-it.js', off.origin)).status).to.equal(404);
+      expect((await get('/docs/assets/try-it.js', authed.origin)).status).to.equal(404);
       expect((await get('/docs', both.origin)).status).to.equal(200);
     } finally {
       await Promise.all([off.close(), authed.close(), both.close()]);

@@ -1,0 +1,387 @@
+/**
+ * The "Try it" panel of a tool's docs page: a small MCP client in the page. It calls the tool on
+ * this server's own endpoint, renders each round's questions as forms from their schemas, echoes
+ * `requestState` untouched with a new request id every round, shows the wire JSON and the
+ * progress notifications of a streamed (SSE) round, and highlights the states now waiting in the
+ * diagram beside it. Served as a file (no inline script, strict CSP); every piece of server data
+ * is set as text, never as markup. Reads its settings from the page's #try-it-data block.
+ */
+(() => {
+  'use strict';
+  const dataBlock = document.getElementById('try-it-data');
+  if (!dataBlock) return;
+  const data = JSON.parse(dataBlock.textContent);
+  const section = document.getElementById('try-it');
+  const panel = section.querySelector('.try-it-panel');
+  const diagramBox = section.querySelector('.try-it-diagram');
+  const tokenInput = section.querySelector('.try-it-token input');
+
+  const PROTOCOL_VERSION = '2026-07-28';
+  const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+  const CLIENT_INFO = { name: 'baton-docs-try-it', version: '1.0.0' };
+  const { el, pretty, objectFields } = window.batonTryItForms;
+
+  // ---- the diagram, and which states wait ----------------------------------------------------
+
+  /** Mermaid names a state's SVG group `<diagram>-state-<id>-<n>`; the id is what the server gave. */
+  const stateGroups = new Map();
+  async function drawDiagram() {
+    const source = diagramBox.querySelector('pre.mermaid-source').textContent;
+    try {
+      const { svg } = await window.mermaid.render('try-it-svg', source);
+      diagramBox.innerHTML = svg;
+      for (const group of diagramBox.querySelectorAll('g[id]')) {
+        const match = /-state-(.+)-\d+$/.exec(group.id);
+        if (match && !stateGroups.has(match[1])) stateGroups.set(match[1], group);
+      }
+      diagramBox.dataset.rendered = 'ok';
+    } catch (error) {
+      diagramBox.dataset.rendered = 'error';
+      diagramBox.prepend(el('p', {}, 'The diagram could not be drawn: ' + String((error && error.message) || error)));
+    }
+  }
+
+  function highlight(keys) {
+    for (const group of diagramBox.querySelectorAll('.try-it-waiting')) group.classList.remove('try-it-waiting');
+    const ids = [];
+    for (const key of keys) {
+      for (const id of data.waitingStates[key] || []) {
+        ids.push(id);
+        const group = stateGroups.get(id);
+        if (group) group.classList.add('try-it-waiting');
+      }
+    }
+    diagramBox.dataset.waiting = ids.sort().join(' ');
+  }
+
+  // ---- the wire --------------------------------------------------------------------------------
+
+  let nextId = 1;
+  let wire;
+  let progressBox;
+
+  function logWire(direction, title, message) {
+    wire.append(
+      el(
+        'details',
+        { class: 'try-it-message', 'data-direction': direction },
+        el('summary', {}, title),
+        el('pre', { class: 'code' }, el('code', {}, pretty(message))),
+      ),
+    );
+  }
+
+  /** `Mcp-Param-*` values: plain when they are visible ASCII, else the `=?base64?…?=` form. */
+  function headerValue(value) {
+    const text = String(value);
+    const plain =
+      /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text) && !(text.startsWith('=?base64?') && text.endsWith('?='));
+    if (plain || text === '') return text;
+    const bytes = new TextEncoder().encode(text);
+    return '=?base64?' + btoa(String.fromCharCode(...bytes)) + '?=';
+  }
+
+  function headersFor(params) {
+    const headers = {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': PROTOCOL_VERSION,
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': params.name,
+    };
+    for (const param of data.headerParams) {
+      let value = params.arguments;
+      for (const key of param.path) value = value && typeof value === 'object' ? value[key] : undefined;
+      if (value !== undefined && value !== null && typeof value !== 'object') {
+        headers['Mcp-Param-' + param.name] = headerValue(value);
+      }
+    }
+    if (data.auth === 'token' && tokenInput && tokenInput.value.trim()) {
+      headers.Authorization = 'Bearer ' + tokenInput.value.trim();
+    }
+    return headers;
+  }
+
+  function showProgress(notification) {
+    const p = notification.params || {};
+    progressBox.hidden = false;
+    const bar = progressBox.querySelector('progress');
+    if (typeof p.total === 'number') {
+      bar.max = p.total;
+      bar.value = p.progress;
+    } else bar.removeAttribute('value');
+    const text =
+      (p.message ? p.message + ' ' : '') + '(' + p.progress + (p.total !== undefined ? '/' + p.total : '') + ')';
+    progressBox.querySelector('ol').append(el('li', {}, text));
+  }
+
+  /** Reads an SSE body: notifications as they come, and the response to `id`. */
+  async function readEvents(response, id, round) {
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    let answer;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (value) buffer += value.replace(/\r\n?/g, '\n');
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const payload = event
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).replace(/^ /, ''))
+          .join('\n');
+        if (!payload) continue;
+        const message = JSON.parse(payload);
+        if (message.method) {
+          logWire('in', 'round ' + round + ' ← ' + message.method + ' (streamed)', message);
+          if (message.method === 'notifications/progress') showProgress(message);
+        } else if (message.id === id) answer = message;
+      }
+      if (done) break;
+    }
+    return answer;
+  }
+
+  /** One round: POST the call and answer with the JSON-RPC response (or an HTTP failure). */
+  async function post(params, round) {
+    const id = nextId++;
+    const message = {
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+          'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
+          'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+          progressToken: 'try-it-' + id,
+        },
+      },
+    };
+    logWire('out', 'round ' + round + ' → tools/call (id ' + id + ')', message);
+    progressBox.hidden = true;
+    progressBox.querySelector('ol').replaceChildren();
+    // credentials: 'omit': cookies never ride along; a token is sent only as set in headersFor.
+    const response = await fetch(data.endpoint, {
+      method: 'POST',
+      headers: headersFor(params),
+      body: JSON.stringify(message),
+      credentials: 'omit',
+      cache: 'no-store',
+    });
+    const streamed = (response.headers.get('content-type') || '').startsWith('text/event-stream');
+    let answer;
+    if (streamed) answer = await readEvents(response, id, round);
+    else {
+      const text = await response.text();
+      try {
+        answer = JSON.parse(text);
+      } catch {
+        answer = { httpStatus: response.status, body: text };
+      }
+    }
+    logWire('in', 'round ' + round + ' ← HTTP ' + response.status + (streamed ? ' (SSE)' : ''), answer);
+    return answer;
+  }
+
+  // ---- the flow ----------------------------------------------------------------------------------
+
+  let step;
+  let lastArguments = data.exampleArguments;
+
+  function setPhase(phase, round) {
+    panel.dataset.phase = phase;
+    panel.dataset.round = String(round || 0);
+  }
+
+  function start() {
+    nextId = 1;
+    step = el('div', { class: 'try-it-step' });
+    progressBox = el(
+      'div',
+      { class: 'try-it-progress', hidden: true },
+      el('progress', {}),
+      el('ol', { class: 'try-it-progress-log' }),
+    );
+    wire = el('div', { class: 'try-it-wire' }, el('h3', {}, 'On the wire'));
+    panel.replaceChildren(step, progressBox, wire);
+    highlight([]);
+    const form = el('form', { class: 'try-it-arguments', novalidate: false }, el('h3', {}, 'Arguments'));
+    const read = objectFields(form, data.inputSchema, lastArguments);
+    form.append(el('div', { class: 'try-it-buttons' }, el('button', { type: 'submit' }, 'Call ' + data.tool)));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const args = read();
+      if (!args) return;
+      lastArguments = args;
+      round({ name: data.tool, arguments: args }, 1);
+    });
+    step.replaceChildren(form);
+    setPhase('arguments');
+  }
+
+  async function round(params, number) {
+    setPhase('sending', number);
+    step.replaceChildren(el('p', { class: 'try-it-note' }, 'Round ' + number + ': waiting for the server…'));
+    let answer;
+    try {
+      answer = await post(params, number);
+    } catch (error) {
+      return finish({ error: { message: 'The request failed: ' + String((error && error.message) || error) } }, number);
+    }
+    const result = answer && answer.result;
+    if (result && (result.resultType === 'input_required' || result.inputRequests)) {
+      return ask(params, result, number);
+    }
+    finish(answer || { error: { message: 'The stream ended without a response.' } }, number);
+  }
+
+  function ask(params, result, number) {
+    const requests = Object.entries(result.inputRequests || {});
+    const answers = {};
+    highlight(requests.map(([key]) => key));
+    const cards = requests.map(([key, request]) =>
+      question(key, request, (response) => {
+        answers[key] = response;
+        if (Object.keys(answers).length < requests.length) return;
+        const next = { name: params.name, arguments: params.arguments, inputResponses: answers };
+        // Echoed exactly as received: the page never reads or changes the sealed state.
+        if (result.requestState !== undefined) next.requestState = result.requestState;
+        round(next, number + 1);
+      }),
+    );
+    step.replaceChildren(
+      el(
+        'h3',
+        {},
+        'Round ' + number + ': ' + (requests.length === 1 ? 'one question' : requests.length + ' questions'),
+      ),
+      ...cards,
+      el('div', { class: 'try-it-buttons' }, el('button', { type: 'button', onclick: start }, 'Restart')),
+    );
+    setPhase('asking', number);
+  }
+
+  /** A question card; `answer` is called once with the inputResponses value. */
+  function question(key, request, answer) {
+    const p = request.params || {};
+    const kind = request.method === 'elicitation/create' ? (p.mode === 'url' ? 'url' : 'form') : request.method;
+    const card = el(
+      'form',
+      { class: 'try-it-question', 'data-key': key, 'data-kind': kind },
+      el('h4', {}, key, ' ', el('small', {}, kind)),
+    );
+    if (typeof p.message === 'string') card.append(el('p', { class: 'try-it-message-text' }, p.message));
+    let accept;
+    const buttons = [];
+    if (kind === 'form') {
+      const read = objectFields(card, p.requestedSchema, undefined);
+      accept = () => {
+        const content = read();
+        return content && { action: 'accept', content };
+      };
+      buttons.push(el('button', { type: 'submit', 'data-action': 'accept' }, 'Submit'));
+    } else if (kind === 'url') {
+      const safe = /^https?:\/\//i.test(String(p.url));
+      card.append(
+        el(
+          'p',
+          {},
+          safe
+            ? el('a', { href: p.url, target: '_blank', rel: 'noopener noreferrer', class: 'try-it-link' }, p.url)
+            : el('code', {}, String(p.url)),
+        ),
+      );
+      accept = () => ({ action: 'accept' });
+      buttons.push(el('button', { type: 'submit', 'data-action': 'accept' }, "I'm done"));
+    } else {
+      // Sampling and roots (deprecated, still in the spec): the reader writes the client's reply.
+      const example =
+        kind === 'roots/list'
+          ? { roots: [{ uri: 'file:///home/user/project', name: 'project' }] }
+          : { role: 'assistant', content: { type: 'text', text: '' }, model: 'docs-reader', stopReason: 'endTurn' };
+      if (p.messages) card.append(el('pre', { class: 'code' }, el('code', {}, pretty(p.messages))));
+      const box = el('textarea', { rows: 6, class: 'try-it-json', name: 'reply' });
+      box.value = pretty(example);
+      card.append(el('label', {}, 'Reply (JSON)'), box);
+      accept = () => {
+        try {
+          box.setCustomValidity('');
+          return JSON.parse(box.value);
+        } catch {
+          box.setCustomValidity('This reply must be JSON.');
+          box.reportValidity();
+          return undefined;
+        }
+      };
+      buttons.push(el('button', { type: 'submit', 'data-action': 'accept' }, 'Send'));
+    }
+    const settle = (response, label) => {
+      card.dataset.answered = label;
+      for (const control of card.querySelectorAll('input, select, textarea, button')) control.disabled = true;
+      card.append(el('p', { class: 'try-it-answered' }, 'Answered: ' + label));
+      answer(response);
+    };
+    if (kind === 'form' || kind === 'url') {
+      for (const action of ['decline', 'cancel']) {
+        buttons.push(
+          el(
+            'button',
+            { type: 'button', 'data-action': action, onclick: () => settle({ action }, action) },
+            action === 'decline' ? 'Decline' : 'Cancel',
+          ),
+        );
+      }
+    }
+    card.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const response = accept();
+      if (response) settle(response, 'accept');
+    });
+    card.append(el('div', { class: 'try-it-buttons' }, buttons));
+    return card;
+  }
+
+  function finish(answer, number) {
+    highlight([]);
+    const box = el('div', { class: 'try-it-result' });
+    if (answer.error) {
+      box.dataset.outcome = 'error';
+      box.append(
+        el('h3', {}, 'Error' + (answer.error.code !== undefined ? ' ' + answer.error.code : '')),
+        el('p', {}, answer.error.message || ''),
+      );
+    } else if (answer.result) {
+      const result = answer.result;
+      box.dataset.outcome = result.isError ? 'tool-error' : 'ok';
+      box.append(el('h3', {}, result.isError ? 'Result: the tool failed (isError)' : 'Result'));
+      for (const item of result.content || []) {
+        if (item.type === 'text') box.append(el('pre', { class: 'try-it-text' }, item.text));
+        else if (item.type === 'image' && /^image\/[\w.+-]+$/.test(item.mimeType || '')) {
+          box.append(el('img', { src: 'data:' + item.mimeType + ';base64,' + item.data, alt: 'image result' }));
+        } else box.append(el('pre', { class: 'code' }, el('code', {}, pretty(item))));
+      }
+      if (result.structuredContent !== undefined) {
+        box.append(
+          el('h4', {}, 'structuredContent'),
+          el('pre', { class: 'code try-it-structured' }, el('code', {}, pretty(result.structuredContent))),
+        );
+      }
+    } else {
+      box.dataset.outcome = 'error';
+      box.append(el('h3', {}, 'No JSON-RPC response'), el('pre', { class: 'code' }, el('code', {}, pretty(answer))));
+    }
+    box.append(el('div', { class: 'try-it-buttons' }, el('button', { type: 'button', onclick: start }, 'Restart')));
+    step.replaceChildren(box);
+    setPhase('result', number);
+  }
+
+  (async () => {
+    start();
+    await drawDiagram();
+    section.dataset.ready = 'true';
+  })();
+})();

@@ -1,0 +1,340 @@
+/**
+ * The tool pages' "Try it" panel in a real browser (Debian's chromium through playwright-core):
+ * a reader walks release, provision-database (with a pair the check rejects), a decline, a URL
+ * question and a streamed round, clicking what a person clicks. At each step the test checks
+ * which states the diagram highlights, and it checks what went over the wire: the 2026-07-28
+ * headers and `_meta`, a new id each round, and `requestState` echoed exactly. Screenshots go to
+ * .artifacts/; with BATON_UPDATE_SCREENSHOTS=1 the mid-flow one also replaces docs/images/try-it.png
+ * (the README's picture).
+ */
+import { expect } from 'chai';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import { conformanceFixtures } from '../../machines/conformance/index.js';
+import { createMemoryVault, exampleTools, vaultPageRouter } from '../../machines/index.js';
+import { staticBearerTokens } from '../../server/http/index.js';
+import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+
+const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
+const MID_FLOW_SCREENSHOT = '.artifacts/try-it-release.png';
+const README_SCREENSHOT = 'docs/images/try-it.png';
+
+interface WireCall {
+  headers: Record<string, string>;
+  body: any;
+}
+
+/** Opens a tool page and waits until the panel has drawn its diagram and its argument form. */
+async function openTool(page: Page, origin: string, tool: string): Promise<void> {
+  const response = await page.goto(`${origin}/docs/tools/${tool}`);
+  expect(response?.status()).to.equal(200);
+  await page.waitForSelector('#try-it[data-ready="true"]');
+  expect(await page.getAttribute('.try-it-diagram', 'data-rendered')).to.equal('ok');
+}
+
+/** Waits for the panel to reach a phase (at a round) and answers which states are highlighted. */
+async function reach(page: Page, phase: string, round?: number): Promise<string[]> {
+  const at = round === undefined ? '' : `[data-round="${round}"]`;
+  await page.waitForSelector(`.try-it-panel[data-phase="${phase}"]${at}`);
+  const waiting = (await page.getAttribute('.try-it-diagram', 'data-waiting')) ?? '';
+  // The attribute names what the script meant to mark; the SVG shows what it did mark.
+  const marked = await page.$$eval('.try-it-diagram svg g.try-it-waiting', (groups) => groups.map((g) => g.id));
+  const ids = waiting ? waiting.split(' ') : [];
+  expect(marked).to.have.length(ids.length);
+  for (const id of ids) expect(marked.some((m) => new RegExp(`-state-${id}-\\d+$`).test(m))).to.equal(true);
+  return ids;
+}
+
+const questionKeys = (page: Page) =>
+  page.$$eval('.try-it-question:not([data-answered])', (cards) => cards.map((c) => (c as HTMLElement).dataset.key));
+
+async function choose(page: Page, key: string, label: string): Promise<void> {
+  await page.selectOption(`.try-it-question[data-key="${key}"] select`, { label });
+  await page.click(`.try-it-question[data-key="${key}"] button[data-action="accept"]`);
+}
+
+async function confirm(page: Page, key: string): Promise<void> {
+  await page.check(`.try-it-question[data-key="${key}"] input[type="checkbox"]`);
+  await page.click(`.try-it-question[data-key="${key}"] button[data-action="accept"]`);
+}
+
+async function result(page: Page): Promise<{ outcome: string; text: string; structured: any }> {
+  await reach(page, 'result');
+  return page.$eval('.try-it-result', (box) => {
+    const structured = box.querySelector('.try-it-structured');
+    return {
+      outcome: (box as HTMLElement).dataset.outcome ?? '',
+      text: Array.from(box.querySelectorAll('pre.try-it-text'))
+        .map((p) => p.textContent)
+        .join('\n'),
+      structured: structured ? JSON.parse(structured.textContent!) : undefined,
+    };
+  });
+}
+
+describe('Try it panel in a real browser', function () {
+  this.timeout(120_000);
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let calls: WireCall[];
+  const problems: string[] = [];
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      if (process.env.CI) throw new Error(`${CHROMIUM} is missing (apt-get install chromium)`);
+      process.stderr.write(`Try it browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)\n`);
+      this.skip();
+    }
+    const fixtures = conformanceFixtures();
+    // The example tools read the vault page's address at each flow start, once the port is known.
+    const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
+    server = await startTestServer({
+      tools: [...exampleTools(examples), ...fixtures.tools],
+      routers: [vaultPageRouter(examples.vault)],
+    });
+    examples.publicUrl = server.origin;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    calls = [];
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // Chromium logs every 4xx fetch; the refused call behind an auth hook is one on purpose.
+      if (message.type() === 'error' && !/status of 401/.test(message.text())) {
+        problems.push(`console: ${message.text()}`);
+      }
+    });
+    page.on('request', (request: Request) => {
+      if (request.method() === 'POST') calls.push({ headers: request.headers(), body: request.postDataJSON() });
+    });
+  });
+
+  afterEach(async () => {
+    await page.close();
+    expect(problems.splice(0), 'browser errors').to.deep.equal([]);
+  });
+
+  it('walks release answering every question, and shows each round on the wire', async () => {
+    await openTool(page, server.origin, 'release');
+    expect(await page.inputValue('.try-it-arguments input[name="service"]')).to.equal('billing');
+    expect(await page.inputValue('.try-it-arguments input[name="version"]')).to.equal('2.4.0');
+    expect(await reach(page, 'arguments')).to.deep.equal([]);
+    await page.click('.try-it-arguments button[type="submit"]');
+
+    expect(await reach(page, 'asking', 1)).to.deep.equal(['s_pickWindow']);
+    expect(await questionKeys(page)).to.deep.equal(['window']);
+    // The enum is a select; the question's message is shown as the server sent it.
+    expect(await page.textContent('.try-it-question[data-key="window"] .try-it-message-text')).to.equal(
+      'When should billing 2.4.0 go out?',
+    );
+    await choose(page, 'window', 'tonight');
+
+    expect(await reach(page, 'asking', 2)).to.deep.equal(['s_confirm']);
+    expect(await questionKeys(page)).to.deep.equal(['confirm']);
+    mkdirSync('.artifacts', { recursive: true });
+    await page.locator('#try-it').screenshot({ path: MID_FLOW_SCREENSHOT });
+    if (process.env.BATON_UPDATE_SCREENSHOTS === '1') {
+      mkdirSync('docs/images', { recursive: true });
+      copyFileSync(MID_FLOW_SCREENSHOT, README_SCREENSHOT);
+    }
+    await confirm(page, 'confirm');
+
+    const end = await result(page);
+    expect(end.outcome).to.equal('ok');
+    expect(end.structured).to.include({ released: true, service: 'billing', window: 'tonight' });
+    expect(await reach(page, 'result')).to.deep.equal([]);
+
+    // The wire: three rounds, each conformant, each with a new id, the sealed state echoed as sent.
+    expect(calls).to.have.length(3);
+    for (const call of calls) {
+      expect(call.headers).to.include({
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'release',
+      });
+      expect(call.headers).not.to.have.property('authorization');
+      expect(call.body.params._meta).to.include({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28' });
+      expect(call.body.params._meta['io.modelcontextprotocol/clientCapabilities']).to.have.property('elicitation');
+      expect(call.body.params.arguments).to.deep.equal({ service: 'billing', version: '2.4.0' });
+    }
+    expect(new Set(calls.map((c) => c.body.id)).size).to.equal(3);
+    const responses = await page.$$eval('.try-it-wire details[data-direction="in"] code', (codes) =>
+      codes.map((c) => JSON.parse(c.textContent!)),
+    );
+    expect(responses).to.have.length(3);
+    expect(calls[1]!.body.params.requestState).to.equal(responses[0].result.requestState);
+    expect(calls[2]!.body.params.requestState).to.equal(responses[1].result.requestState);
+    expect(calls[1]!.body.params.inputResponses).to.deep.equal({
+      window: { action: 'accept', content: { window: 'tonight' } },
+    });
+    expect(await page.$$eval('.try-it-wire details', (d) => d.length)).to.equal(6);
+    expect(existsSync(MID_FLOW_SCREENSHOT)).to.equal(true);
+  });
+
+  it('asks only the region again when provision-database rejects the pair', async () => {
+    await openTool(page, server.origin, 'provision-database');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect(await reach(page, 'asking', 1)).to.deep.equal(['s_collect_region_asking', 's_collect_size_asking']);
+    expect(await questionKeys(page)).to.have.members(['size', 'region']);
+    await choose(page, 'size', 'large');
+    // One answer of two: the round waits for the other before it is sent.
+    expect(await page.getAttribute('.try-it-panel', 'data-phase')).to.equal('asking');
+    await choose(page, 'region', 'ap-south');
+
+    expect(await reach(page, 'asking', 2)).to.deep.equal(['s_collect_region_asking']);
+    expect(await questionKeys(page)).to.deep.equal(['region']);
+    expect(await page.textContent('.try-it-question[data-key="region"] .try-it-message-text')).to.include(
+      'not offered in ap-south',
+    );
+    await choose(page, 'region', 'eu-west');
+
+    expect(await reach(page, 'asking', 3)).to.deep.equal(['s_confirm']);
+    await confirm(page, 'confirm');
+    const end = await result(page);
+    expect(end.outcome).to.equal('ok');
+    expect(end.structured).to.include({ project: 'atlas', size: 'large', region: 'eu-west' });
+    await page.screenshot({ path: '.artifacts/try-it-provision-database.png', fullPage: true });
+  });
+
+  it('ends release cleanly on a decline, and Restart starts over with the arguments', async () => {
+    await openTool(page, server.origin, 'release');
+    await page.fill('.try-it-arguments input[name="service"]', 'search');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect(await reach(page, 'asking', 1)).to.deep.equal(['s_pickWindow']);
+    await page.click('.try-it-question[data-key="window"] button[data-action="decline"]');
+    const end = await result(page);
+    expect(end.outcome).to.equal('ok');
+    expect(end.text).to.include('nothing was deployed');
+    expect(calls[1]!.body.params.inputResponses).to.deep.equal({ window: { action: 'decline' } });
+    await page.screenshot({ path: '.artifacts/try-it-decline.png', fullPage: true });
+
+    await page.click('.try-it-result button');
+    expect(await reach(page, 'arguments')).to.deep.equal([]);
+    expect(await page.inputValue('.try-it-arguments input[name="service"]')).to.equal('search');
+    expect(await page.$$eval('.try-it-wire details', (d) => d.length)).to.equal(0);
+  });
+
+  it("builds question forms that honour the schema's limits (collect-feedback)", async () => {
+    await openTool(page, server.origin, 'collect-feedback');
+    await page.click('.try-it-arguments button[type="submit"]');
+    await reach(page, 'asking', 1);
+    const rating = '.try-it-question[data-key="rating"] input[name="rating"]';
+    expect(await page.getAttribute(rating, 'type')).to.equal('number');
+    expect(await page.getAttribute(rating, 'min')).to.equal('1');
+    expect(await page.getAttribute(rating, 'max')).to.equal('5');
+    expect(await page.getAttribute(rating, 'step')).to.equal('1');
+    expect(await page.getAttribute('.try-it-question[data-key="rating"] input[name="comment"]', 'maxlength')).to.equal(
+      '500',
+    );
+    // Out of range: the browser refuses the form, nothing is sent.
+    await page.fill(rating, '9');
+    await page.click('.try-it-question[data-key="rating"] button[data-action="accept"]');
+    expect(await page.getAttribute('.try-it-question[data-key="rating"]', 'data-answered')).to.equal(null);
+    expect(calls).to.have.length(1);
+    await page.fill(rating, '2');
+    await page.click('.try-it-question[data-key="rating"] button[data-action="accept"]');
+    await reach(page, 'asking', 2);
+    expect(await questionKeys(page)).to.deep.equal(['details']);
+    expect(
+      await page.getAttribute('.try-it-question[data-key="details"] input[name="whatWentWrong"]', 'minlength'),
+    ).to.equal('1');
+    await page.fill('.try-it-question[data-key="details"] input[name="whatWentWrong"]', 'It was late.');
+    await confirm(page, 'details');
+    expect((await result(page)).outcome).to.equal('ok');
+    expect(calls[1]!.body.params.inputResponses).to.deep.equal({
+      rating: { action: 'accept', content: { rating: 2 } },
+    });
+    expect(calls[2]!.body.params.inputResponses.details.content).to.deep.equal({
+      whatWentWrong: 'It was late.',
+      contactMe: true,
+    });
+  });
+
+  it('shows a URL question as a link, and continues on "I\'m done"', async () => {
+    await openTool(page, server.origin, 'connect-payments');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect(await reach(page, 'asking', 1)).to.deep.equal(['s_linkAccount']);
+    const link = page.locator('.try-it-question[data-key="link"] a.try-it-link');
+    const href = (await link.getAttribute('href'))!;
+    expect(href).to.match(new RegExp(`^${server.origin}/vault/`));
+    const [vault] = await Promise.all([page.waitForEvent('popup'), link.click()]);
+    await vault.waitForLoadState();
+    await vault.fill('input[name="secret"]', 'sk_test_4242424242');
+    await vault.click('button');
+    // Only once the vault page says so is the key stored; "I'm done" before that would be asked again.
+    await vault.waitForSelector('text=Stored.');
+    await vault.close();
+    await page.click('.try-it-question[data-key="link"] button[data-action="accept"]');
+    const end = await result(page);
+    expect(end.outcome).to.equal('ok');
+    expect(end.text).to.include('4242');
+  });
+
+  it('shows the progress notifications of a streamed round', async () => {
+    await openTool(page, server.origin, 'test_tool_with_progress');
+    await page.click('.try-it-arguments button[type="submit"]');
+    const end = await result(page);
+    expect(end.text).to.equal('Progress test completed.');
+    const progress = await page.$$eval('.try-it-progress-log li', (items) => items.map((i) => i.textContent));
+    expect(progress).to.deep.equal(['Starting (0/100)', 'Halfway (50/100)', 'Done (100/100)']);
+    expect(await page.isVisible('.try-it-progress')).to.equal(true);
+    expect(calls[0]!.body.params._meta).to.have.property('progressToken');
+  });
+
+  it("sends a parameter's Mcp-Param header, base64-encoded when it is not plain ASCII", async () => {
+    await openTool(page, server.origin, 'test_x_mcp_header');
+    await page.fill('.try-it-arguments input[name="region"]', 'Zürich');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect((await result(page)).outcome).to.equal('ok');
+    expect(calls[0]!.headers['mcp-param-region']).to.equal(`=?base64?${Buffer.from('Zürich').toString('base64')}?=`);
+  });
+
+  it('renders a failed tool as isError', async () => {
+    await openTool(page, server.origin, 'test_error_handling');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect((await result(page)).outcome).to.equal('tool-error');
+  });
+
+  describe('behind an auth hook', () => {
+    const TOKEN = 'try-it-token-0123456789abcdef';
+    const authenticate = staticBearerTokens(new Map([[TOKEN, 'reader']]));
+
+    it('sends no credentials unless the operator allowed it', async () => {
+      const guarded = await startTestServer({ authenticate, docs: true });
+      try {
+        await openTool(page, guarded.origin, 'release');
+        expect(await page.isVisible('.try-it-token')).to.equal(false);
+        await page.click('.try-it-arguments button[type="submit"]');
+        expect((await result(page)).outcome).to.equal('error');
+        expect(calls[0]!.headers).not.to.have.property('authorization');
+      } finally {
+        await guarded.close();
+      }
+    });
+
+    it('sends the typed bearer token with tryItSendsToken', async () => {
+      const guarded = await startTestServer({ authenticate, docs: true, tryItSendsToken: true });
+      try {
+        await openTool(page, guarded.origin, 'release');
+        await page.fill('.try-it-token input', TOKEN);
+        await page.click('.try-it-arguments button[type="submit"]');
+        expect(await reach(page, 'asking', 1)).to.deep.equal(['s_pickWindow']);
+        expect(calls[0]!.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+      } finally {
+        await guarded.close();
+      }
+    });
+  });
+});
