@@ -16,6 +16,7 @@ import {
   PromptRegistry,
   ResourceRegistry,
   silentLogger,
+  TASKS_EXTENSION,
   ToolRegistry,
   type InputRequest,
 } from '../engine/index.js';
@@ -23,6 +24,7 @@ import { ANONYMOUS, createMcpDispatcher, META, type JsonRpcResponse } from '../p
 import { BATON_VERSION } from '../version.js';
 import { exampleAnswer } from './example-answers.js';
 import { exampleParams, flowMethod, type DocumentedFlow } from './documented-flow.js';
+import { exampleTasks, followTask } from './task-conversation.js';
 
 export const EXAMPLE_PROTOCOL_VERSION = '2026-07-28';
 export const EXAMPLE_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
@@ -93,9 +95,36 @@ export async function runConversation(flow: DocumentedFlow, options: Conversatio
     randomBytes: counterBytes(),
     logger: silentLogger,
   });
+  const tools = new ToolRegistry(subject.kind === 'tool' ? [subject.definition] : []);
+  // A tool that may run as a task is shown as a client of the tasks extension would see it.
+  const tasks =
+    subject.kind === 'tool' && subject.definition.task !== undefined
+      ? exampleTasks(engine, tools, () => EXAMPLE_CLOCK, counterBytes())
+      : undefined;
+  const capabilities = tasks
+    ? { ...EXAMPLE_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } }
+    : EXAMPLE_CAPABILITIES;
+  try {
+    return await converse(flow, subject, tools, engine, keyRing, capabilities, tasks, options);
+  } finally {
+    await tasks?.close();
+  }
+}
+
+async function converse(
+  flow: DocumentedFlow,
+  subject: DocumentedFlow,
+  tools: ToolRegistry,
+  engine: FlowEngine,
+  keyRing: KeyRing,
+  capabilities: Record<string, unknown>,
+  tasks: ReturnType<typeof exampleTasks> | undefined,
+  options: ConversationOptions,
+): Promise<Conversation> {
   const dispatcher = createMcpDispatcher({
     serverInfo: { name: 'baton', version: BATON_VERSION },
-    tools: new ToolRegistry(subject.kind === 'tool' ? [subject.definition] : []),
+    ...(tasks ? { tasks: tasks.manager } : {}),
+    tools,
     prompts: new PromptRegistry(subject.kind === 'prompt' ? [subject.definition] : []),
     resources: new ResourceRegistry(subject.kind === 'resource' ? [subject.definition] : []),
     engine,
@@ -106,17 +135,17 @@ export async function runConversation(flow: DocumentedFlow, options: Conversatio
   const asked = new Map<string, number>();
   const rounds: ConversationRound[] = [];
   let retry: Record<string, unknown> = {};
-  for (let id = 1; id <= maxRounds; id++) {
+  let nextId = 1;
+  const send = async (method: string, params: Record<string, unknown>) => {
     const request = {
       jsonrpc: '2.0' as const,
-      id,
-      method: flowMethod(flow),
+      id: nextId++,
+      method,
       params: {
-        ...exampleParams(flow),
-        ...retry,
+        ...params,
         _meta: {
           [META.protocolVersion]: EXAMPLE_PROTOCOL_VERSION,
-          [META.clientCapabilities]: EXAMPLE_CAPABILITIES,
+          [META.clientCapabilities]: capabilities,
           [META.clientInfo]: { name: 'example-client', version: '1.0.0' },
         },
       },
@@ -126,8 +155,16 @@ export async function runConversation(flow: DocumentedFlow, options: Conversatio
       signal: options.signal ?? new AbortController().signal,
     });
     if (dispatched.type !== 'response') throw new Error(`the example of ${request.method} was cancelled`);
-    const { response } = dispatched;
+    return { request, response: dispatched.response };
+  };
+  for (let round = 1; round <= maxRounds; round++) {
+    const { request, response } = await send(flowMethod(flow), { ...exampleParams(flow), ...retry });
     const result = 'result' in response ? (response.result as Record<string, unknown>) : undefined;
+    if (result?.resultType === 'task' && tasks) {
+      rounds.push({ request, response, waitingIn: [], answers: {} });
+      const followed = await followTask({ taskId: String(result.taskId), send, store: tasks.store, answer, asked });
+      return { rounds: forDisplay([...rounds, ...followed.rounds]), outcome: followed.outcome };
+    }
     if (result?.resultType !== 'input_required') {
       rounds.push({ request, response, waitingIn: [], answers: {} });
       return { rounds: forDisplay(rounds), outcome: result ? 'complete' : 'error' };

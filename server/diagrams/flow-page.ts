@@ -3,8 +3,8 @@
  * questions, the conversation of a real run with canned answers, the first round as it goes over
  * the wire, and how declining or cancelling each question ends.
  */
-import type { AnyStateMachine } from 'xstate';
-import type { InputRequest } from '../engine/index.js';
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { TASK_TAG, type InputRequest, type ToolDefinition } from '../engine/index.js';
 import { defaultAnswers, runConversation, type Conversation } from './conversation.js';
 import { code, type Block, type DocPage, type Inline } from './doc-page.js';
 import { flowName, flowSlug, flowTitle, type DocumentedFlow } from './documented-flow.js';
@@ -138,6 +138,37 @@ function answerInline(answer: unknown): string {
   return JSON.stringify(answer);
 }
 
+/** Where a tool that may run as a task becomes one (docs/tasks.md, "Where the task starts"). */
+function taskBlocks(tool: ToolDefinition): Block[] {
+  if (tool.task === undefined) return [];
+  const starts: string[] = [];
+  const visit = (node: AnyStateNode) => {
+    const works = node.invoke.length > 0 || node.after.length > 0 || node.tags.includes(TASK_TAG);
+    if (works && node.parent) starts.push(node.path.join('.'));
+    for (const child of Object.values(node.states)) visit(child);
+  };
+  visit(tool.machine.root);
+  const who =
+    tool.task === 'required'
+      ? 'Runs only as a task: a client must declare the tasks extension (else -32021).'
+      : 'Runs as a task for a client that declares the tasks extension, synchronously for any other.';
+  return [
+    { type: 'heading', text: 'As a task' },
+    {
+      type: 'paragraph',
+      content: [
+        `${who} The task starts at the first of these states the machine reaches (work, a timer, or a `,
+        code('startsTask'),
+        ' tag): ',
+        ...starts.flatMap((path, i) => [...(i > 0 ? [', '] : []), code(path)]),
+        '. Questions asked before it are answered synchronously; inside the task they are answered with ',
+        code('tasks/update'),
+        ', and its timers are durable.',
+      ],
+    },
+  ];
+}
+
 function conversationBlocks(conversation: Conversation): Block[] {
   const rows = conversation.rounds.map((round, i) => {
     const answers = Object.entries(round.answers).map(([key, answer]) => `${key}: ${answerInline(answer)}`);
@@ -146,7 +177,9 @@ function conversationBlocks(conversation: Conversation): Block[] {
         ? `${round.request.method} ${String(round.request.params.name ?? round.request.params.uri)}${
             round.request.params.arguments ? ` ${JSON.stringify(round.request.params.arguments)}` : ''
           }`
-        : `the same call + inputResponses + requestState`;
+        : round.request.method.startsWith('tasks/')
+          ? `${round.request.method}${round.request.params.inputResponses ? ' + inputResponses' : ''}`
+          : `the same call + inputResponses + requestState`;
     return [[String(i + 1)], [code(sends)], [summarizeResponse(round.response)], [answers.join('; ') || '—']];
   });
   const ending =
@@ -226,6 +259,7 @@ export async function flowPage(flow: DocumentedFlow): Promise<DocPage> {
       ...hints(flow),
       ...inputBlocks(flow, conversation.rounds[0]!.request.params),
       ...stateBlocks(flow.definition.machine, conversation),
+      ...(flow.kind === 'tool' ? taskBlocks(flow.definition) : []),
       ...conversationBlocks(conversation),
       ...wireBlocks(conversation),
       ...(await declineBlocks(flow, conversation)),

@@ -39,12 +39,29 @@ function resourceSummary(result: Json): string {
   return `(${String(first.mimeType ?? 'binary')}, ${Math.floor((blob.length * 3) / 4)} bytes)`;
 }
 
+/** A task as tasks/get shows it: its status, its questions or its result. */
+function taskSummary(task: Json): string {
+  switch (task.status) {
+    case 'input_required':
+      return `task input_required: ${Object.keys((task.inputRequests as Json | undefined) ?? {}).join(', ')}`;
+    case 'completed':
+      return `task completed: ${toolSummary((task.result as Json | undefined) ?? {})}`;
+    case 'failed':
+      return `task failed: ${String((task.error as Json | undefined)?.message ?? '')}`;
+    default:
+      return `task ${String(task.status)}`;
+  }
+}
+
 export function summarizeResponse(response: JsonRpcResponse): string {
   if ('error' in response) return `error ${response.error.code}: ${response.error.message}`;
   const result = response.result;
   if (result.resultType === 'input_required') {
     return `input_required: ${Object.keys((result.inputRequests as Json | undefined) ?? {}).join(', ')}`;
   }
+  if (result.resultType === 'task') return `task created (${String(result.status)})`;
+  if (typeof result.taskId === 'string' && typeof result.status === 'string') return taskSummary(result);
+  if (Object.keys(result).every((key) => key === 'resultType' || key === '_meta')) return 'acknowledged';
   if (Array.isArray(result.messages)) return promptSummary(result);
   if (Array.isArray(result.contents)) return resourceSummary(result);
   return toolSummary(result);

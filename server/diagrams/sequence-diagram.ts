@@ -24,6 +24,9 @@ function firstCall(round: ConversationRound): string {
 
 function retryCall(round: ConversationRound): string {
   const keys = Object.keys((round.request.params.inputResponses as Record<string, unknown> | undefined) ?? {});
+  // A task's rounds are its own methods: polls and answers, no requestState.
+  if (round.request.method === 'tasks/get') return 'tasks/get';
+  if (round.request.method === 'tasks/update') return `tasks/update + answers (${keys.join(', ')})`;
   return `${round.request.method} again + answers (${keys.join(', ')}) + requestState`;
 }
 
