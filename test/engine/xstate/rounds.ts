@@ -1,0 +1,64 @@
+/**
+ * Runs one small machine per XState construct through real rounds: a FlowEngine with the sealed
+ * state crossing a JSON round trip between rounds (fixtures/flow.ts), after the start-up checks
+ * a served tool passes.
+ */
+import { expect } from 'chai';
+import type { AnyStateMachine } from 'xstate';
+import {
+  ConfigurationError,
+  FlowEngine,
+  ToolRegistry,
+  askForm,
+  defineTool,
+  type FlowEngineOptions,
+  type ToolDefinition,
+} from '../../../server/engine/index.js';
+import { testKeyRing } from '../fixtures/keys.js';
+import { Driver } from '../fixtures/flow.js';
+
+export function toolOf(machine: AnyStateMachine, extra: Partial<ToolDefinition> = {}): ToolDefinition {
+  return defineTool({
+    name: 'construct',
+    description: 'One XState construct under test',
+    inputSchema: { type: 'object' },
+    machine,
+    ...extra,
+  });
+}
+
+/** A driver for `machine`, which must pass the start-up checks. */
+export function roundsOf(
+  machine: AnyStateMachine,
+  options: Partial<FlowEngineOptions> = {},
+  extra: Partial<ToolDefinition> = {},
+): Driver {
+  const tool = toolOf(machine, extra);
+  new ToolRegistry([tool]);
+  return new Driver(new FlowEngine({ keyRing: testKeyRing(), ...options }), tool, {});
+}
+
+/** The start-up problems of `machine` served as a tool (empty when it is accepted). */
+export function startupProblems(machine: AnyStateMachine, extra: Partial<ToolDefinition> = {}): string[] {
+  try {
+    new ToolRegistry([toolOf(machine, extra)]);
+    return [];
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigurationError);
+    return (error as Error).message.split('\n  - ').slice(1);
+  }
+}
+
+/** A form question for one free-text field `text`; decline goes to `declined`. */
+export function askText(key: string, onAccept: unknown, extra: Record<string, unknown> = {}) {
+  return askForm({
+    key,
+    message: `Give ${key}`,
+    schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    onAccept: onAccept as never,
+    onDecline: 'declined',
+    ...extra,
+  });
+}
+
+export const text = (value: string) => ({ action: 'accept', content: { text: value } });
