@@ -18,8 +18,8 @@ import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
 import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
-import { openState, sealState, type StateClaims } from './sealed-state.js';
-import { findUnserializable } from './serializable-context.js';
+import { persistAtQuestion } from './pause-check.js';
+import { openState, sealState, StateSizeError, type StateClaims } from './sealed-state.js';
 import { settle, type Settled } from './settle.js';
 import { structuralVersion } from './structural-version.js';
 import { isRecord } from './plain-objects.js';
@@ -267,8 +267,13 @@ export class FlowEngine {
         return { kind: 'complete', output: settled.output };
       case 'aborted':
         return { kind: 'aborted' };
-      case 'timeout':
-        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.` };
+      case 'timeout': {
+        const pending = settled.pending ? ` Still running: ${settled.pending}.` : '';
+        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.${pending}` };
+      }
+      case 'blocked':
+        this.#logger.error('flow_blocked', { target: binding.target, reason: settled.reason });
+        return { kind: 'failed', message: `${call.flow.name} cannot pause: ${settled.reason}.` };
       case 'error': {
         const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
         this.#logger.warn('flow_failed', { target: binding.target, message });
@@ -338,33 +343,39 @@ export class FlowEngine {
         message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.`,
       };
     }
-    const { output: _output, error: _error, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
-    const problem = findUnserializable(persisted.context);
-    if (problem) {
-      this.#logger.error('context_unserializable', { target: binding.target, problem });
-      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${problem}.` };
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
     }
     const issuedAt = Math.floor(this.#clock() / 1000);
-    const requestState = sealState(
-      {
-        claims: {
-          ...binding,
-          issuedAt,
-          expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
-          id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
-          round,
-          asked: Object.keys(inputRequests),
-          singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
+    let requestState: string;
+    try {
+      requestState = sealState(
+        {
+          claims: {
+            ...binding,
+            issuedAt,
+            expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
+            id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
+            round,
+            asked: Object.keys(inputRequests),
+            singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
+          },
+          snapshot: paused.persisted,
         },
-        snapshot: persisted,
-      },
-      { keyRing: this.#keyRing, randomBytes: this.#randomBytes },
-    );
-    if (requestState.length > this.#maxStateLength) {
-      this.#logger.error('state_too_large', { target: binding.target, length: requestState.length });
+        { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
+      );
+    } catch (error) {
+      if (!(error instanceof StateSizeError)) throw error;
+      this.#logger.error('state_too_large', {
+        target: binding.target,
+        length: error.sealedLength,
+        text: error.textLength,
+      });
       return {
         kind: 'failed',
-        message: `${call.flow.name} cannot pause: its state is ${requestState.length} characters sealed, over the ${this.#maxStateLength} limit. Keep less in the machine's context.`,
+        message: `${call.flow.name} cannot pause: ${error.message}. Keep less in the machine's context.`,
       };
     }
     return { kind: 'input_required', inputRequests, requestState };

@@ -99,7 +99,13 @@ export function machineProblems(label: string, machine: AnyStateMachine | undefi
     const initial = getInitialSnapshot(machine, exampleInput ?? {});
     // XState reports a throwing context factory as an error snapshot, not as an exception.
     if (initial.status === 'error') throw initial.error;
-    const problem = findUnserializable(initial.context);
+    // What crosses a round is the persisted snapshot, where actor refs in context are references
+    // XState revives, not the live Actor objects.
+    const persist = machine.getPersistedSnapshot as unknown as (
+      snapshot: unknown,
+      options: object,
+    ) => { context: unknown };
+    const problem = findUnserializable(persist.call(machine, initial, { __unsafeAllowInlineActors: true }).context);
     if (problem) {
       problems.push(
         `${label}: ${problem}; context must survive superjson across rounds. Keep functions and class instances out of context.`,

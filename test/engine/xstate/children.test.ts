@@ -1,0 +1,147 @@
+import { expect } from 'chai';
+import { assign, createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
+import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
+import { askText, roundsOf, text } from './rounds.js';
+
+const counter = createMachine({
+  id: 'counter',
+  initial: 'counting',
+  context: { n: 0 },
+  states: {
+    counting: {
+      on: { INC: { actions: assign({ n: ({ context }) => context.n + 1 }) } },
+    },
+  },
+});
+
+/** Two questions; whatever `entry` spawns is alive (or done) while they are asked. */
+function spawning(entry: unknown, actors: Record<string, unknown> = {}) {
+  return setup({ actors: actors as never }).createMachine({
+    id: 'parent',
+    initial: 'first',
+    entry: entry as never,
+    states: {
+      first: askText('first', 'second'),
+      second: askText('second', 'done'),
+      done: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+}
+
+describe('XState constructs: children across rounds', () => {
+  it('drops a finished child spawned from inline logic instead of sealing logic it cannot restore', async () => {
+    const driver = roundsOf(
+      spawning(
+        spawnChild(
+          fromPromise(async () => 1),
+          { id: 'inline' },
+        ),
+      ),
+    );
+    const first = await driver.ask();
+    const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
+    expectComplete(await driver.answer(second, { second: text('b') }));
+  });
+
+  it('fails the round at once, naming the child, when inline logic is still running at a question', async () => {
+    const machine = spawning(
+      spawnChild(createMachine({ initial: 'idle', states: { idle: {} } }), { id: 'inlineMachine' }),
+    );
+    const driver = roundsOf(machine);
+    const message = expectFailed(await driver.run());
+    expect(message).to.include('child "inlineMachine"').and.to.include('by name');
+  });
+
+  it('carries a machine spawned by name across rounds with its context, still answering sendTo', async () => {
+    const machine = setup({ actors: { counter } }).createMachine({
+      id: 'parent',
+      initial: 'first',
+      entry: spawnChild('counter', { id: 'kid' }),
+      output: ({ event }) => event.output,
+      states: {
+        first: askText('first', { target: 'second', actions: sendTo('kid', { type: 'INC' }) }),
+        second: askText('second', { target: 'third', actions: sendTo('kid', { type: 'INC' }) }),
+        third: askText('third', 'report'),
+        report: {
+          type: 'final',
+          output: ({ context, self }) => {
+            void context;
+            const kid = self.getSnapshot().children.kid;
+            return { n: (kid?.getSnapshot() as { context: { n: number } }).context.n };
+          },
+        },
+        declined: { type: 'final' },
+      },
+    });
+    const driver = roundsOf(machine);
+    const first = await driver.ask();
+    const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
+    const third = expectAsked(await driver.answer(second, { second: text('b') }), ['third']);
+    expect(expectComplete(await driver.answer(third, { third: text('c') }))).to.deep.equal({ n: 2 });
+  });
+
+  it('carries a ref to a machine spawned by name in context (assign + spawn) across rounds', async () => {
+    const machine = setup({ actors: { counter } }).createMachine({
+      id: 'parent',
+      initial: 'first',
+      context: ({ spawn }) => ({ ref: spawn('counter', { id: 'kid' }) }),
+      output: ({ event }) => event.output,
+      states: {
+        first: askText('first', { target: 'second', actions: sendTo(({ context }) => context.ref, { type: 'INC' }) }),
+        second: askText('second', 'report'),
+        report: {
+          type: 'final',
+          output: ({ context }) => ({ n: (context.ref.getSnapshot() as { context: { n: number } }).context.n }),
+        },
+        declined: { type: 'final' },
+      },
+    });
+    const driver = roundsOf(machine);
+    const first = await driver.ask();
+    const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
+    expect(expectComplete(await driver.answer(second, { second: text('b') }))).to.deep.equal({ n: 1 });
+  });
+
+  it('waits for a promise spawned by name to finish before pausing, and does not run it again', async () => {
+    let runs = 0;
+    const machine = spawning(spawnChild('work', { id: 'work' }), {
+      work: fromPromise(async () => {
+        runs += 1;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return 1;
+      }),
+    });
+    const driver = roundsOf(machine);
+    const first = await driver.ask();
+    const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
+    expectComplete(await driver.answer(second, { second: text('b') }));
+    expect(runs).to.equal(1);
+  });
+
+  it('fails the round at once, naming the child, when a callback spawned by name still runs at a question', async () => {
+    const machine = spawning(spawnChild('ticker', { id: 'ticker' }), { ticker: fromCallback(() => () => {}) });
+    const driver = roundsOf(machine, { timeBudgetMs: 60_000 });
+    const message = expectFailed(await driver.run());
+    expect(message).to.include('child "ticker" (a callback actor)').and.to.include('"parent.first"');
+  });
+
+  it('pauses once a callback child is stopped before the question', async () => {
+    const machine = setup({ actors: { ticker: fromCallback(() => () => {}) } }).createMachine({
+      id: 'parent',
+      initial: 'ticking',
+      states: {
+        ticking: {
+          entry: spawnChild('ticker', { id: 'ticker' }),
+          always: { target: 'first', actions: stopChild('ticker') },
+        },
+        first: askText('first', 'done'),
+        done: { type: 'final' },
+        declined: { type: 'final' },
+      },
+    });
+    const driver = roundsOf(machine);
+    const first = await driver.ask();
+    expectComplete(await driver.answer(first, { first: text('a') }));
+  });
+});
