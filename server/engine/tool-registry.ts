@@ -14,7 +14,9 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function toolMachineProblems(tool: ToolDefinition, validator: JsonSchemaValidator): string[] {
   const label = `tool "${tool.name}"`;
-  const problems = machineProblems(label, tool.machine, tool.exampleArguments);
+  const problems = machineProblems(label, tool.machine, tool.exampleArguments, {
+    ...(tool.timeBudgetMs !== undefined ? { timeBudgetMs: tool.timeBudgetMs } : {}),
+  });
   if (tool.exampleArguments && validator.check(tool.inputSchema, tool.exampleArguments)) {
     problems.push(`${label}: exampleArguments do not match inputSchema.`);
   }
