@@ -78,6 +78,7 @@ export interface BatonServer {
 export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
   const registry = new ToolRegistry(options.tools);
+  for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   const engine = new FlowEngine({ ...options, logger });
   const dispatcher = createMcpDispatcher({
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },

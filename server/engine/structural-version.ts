@@ -1,7 +1,8 @@
 /**
  * A hash over exactly what a persisted snapshot depends on: state ids and types, initial states,
  * history, transition events and targets, eventless transitions, and every implementation named
- * (guards, also inside and/or/not; actions; invoked and spawned actor sources). Meta,
+ * (guards, also inside and/or/not; actions; invoked and spawned actor sources), and the field
+ * names of a context written as an object. Meta,
  * descriptions and action bodies are left out, so rewording a question does not invalidate the
  * flows in flight, while renaming or re-wiring a state does (docs/architecture.md, "Deploys").
  */
@@ -64,6 +65,17 @@ function describe(node: AnyStateNode): unknown {
   };
 }
 
+/**
+ * The field names of a context written as an object in the config: renaming one would hand the
+ * new machine an old context under the old name, so it restarts flows like a renamed state. A
+ * context built by a function cannot be read without running it; bump `version` for those.
+ */
+function contextFields(machine: AnyStateMachine): string[] | null {
+  const context = (machine.config as { context?: unknown }).context;
+  return typeof context === 'object' && context !== null ? Object.keys(context).sort() : null;
+}
+
 export function structuralVersion(machine: AnyStateMachine): string {
-  return shortDigest(canonicalJson({ version: machine.version ?? null, root: describe(machine.root) })).slice(0, 12);
+  const described = { version: machine.version ?? null, context: contextFields(machine), root: describe(machine.root) };
+  return shortDigest(canonicalJson(described)).slice(0, 12);
 }

@@ -6,6 +6,7 @@ import { ConfigurationError } from './configuration-error.js';
 import { findHeaderParams, type HeaderParam } from './header-params.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { machineProblems } from './machine-checks.js';
+import { machineWarnings } from './machine-warnings.js';
 import type { CallToolResult } from './mcp-shapes.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -50,6 +51,8 @@ export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #headerParams = new Map<string, HeaderParam[]>();
   readonly #validator = new JsonSchemaValidator();
+  /** Author traps found at start-up (docs/xstate.md): valid machines, logged as warnings. */
+  readonly warnings: string[] = [];
 
   constructor(tools: ToolDefinition[]) {
     const problems: string[] = [];
@@ -65,6 +68,7 @@ export class ToolRegistry {
       problems.push(...schemaIssues);
       if (headers.params.length > 0) this.#headerParams.set(tool.name, headers.params);
       if (schemaIssues.length === 0) problems.push(...toolMachineProblems(tool, this.#validator));
+      if (tool.machine?.root) this.warnings.push(...machineWarnings(`tool "${tool.name}"`, tool.machine));
       this.#tools.set(tool.name, tool);
     }
     if (problems.length > 0) {

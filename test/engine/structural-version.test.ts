@@ -108,6 +108,13 @@ describe('structuralVersion', () => {
     expect(new Set(versions).size).to.equal(versions.length);
   });
 
+  it('changes when a field of a context written as an object is renamed, not when its value changes', () => {
+    const build = (context: Record<string, unknown>) =>
+      setup({}).createMachine({ id: 'c', context, initial: 'x', states: { x: {} } });
+    expect(structuralVersion(build({ email: '' }))).to.not.equal(structuralVersion(build({ mail: '' })));
+    expect(structuralVersion(build({ email: '' }))).to.equal(structuralVersion(build({ email: 'x' })));
+  });
+
   it("changes when the machine's declared version changes", () => {
     expect(structuralVersion(tiny({ version: '2' }))).to.not.equal(structuralVersion(tiny({ version: '1' })));
   });
