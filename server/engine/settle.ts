@@ -58,27 +58,29 @@ export async function settle(
   options: SettleOptions = {},
 ): Promise<Settled> {
   const deadline = performance.now() + budgetMs;
-  const now = classify(actor, actor.getSnapshot(), deadline, options);
-  if (now) return now;
-  let result: Settled | undefined;
-  try {
-    await waitFor(
-      actor,
-      (snapshot) => {
-        result = classify(actor, snapshot, deadline, options);
-        return result !== undefined;
-      },
-      { timeout: budgetMs, ...(signal ? { signal } : {}) },
-    );
-  } catch (error) {
-    if (signal?.aborted) return { kind: 'aborted' };
-    const latest = actor.getSnapshot() as AnyMachineSnapshot;
-    if (latest.status === 'error') return { kind: 'error', error: latest.error };
-    if (result) return result;
-    if (error instanceof Error && error.message.startsWith('Timeout')) {
-      return { kind: 'timeout', pending: describeWork(pendingWork(actor, latest)) };
+  const now = () => classify(actor, actor.getSnapshot(), deadline, options);
+  let settled = now();
+  while (!settled) {
+    try {
+      await waitFor(actor, (snapshot) => classify(actor, snapshot, deadline, options) !== undefined, {
+        timeout: Math.max(0, deadline - performance.now()),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted) return { kind: 'aborted' };
+      const latest = actor.getSnapshot() as AnyMachineSnapshot;
+      if (latest.status === 'error') return { kind: 'error', error: latest.error };
+      const late = now();
+      if (late) return late;
+      if (error instanceof Error && error.message.startsWith('Timeout')) {
+        return { kind: 'timeout', pending: describeWork(pendingWork(actor, latest)) };
+      }
+      return { kind: 'error', error };
     }
-    return { kind: 'error', error };
+    // The predicate sees each snapshot as it is emitted, possibly with an event still queued
+    // (a child that finished synchronously reports to its parent after the parent's step).
+    // By the time waitFor resolves the queue has run, so judge the actor as it is now.
+    settled = now();
   }
-  return result ?? { kind: 'stuck', value: (actor.getSnapshot() as AnyMachineSnapshot).value };
+  return settled;
 }
