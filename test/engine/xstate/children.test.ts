@@ -1,18 +1,7 @@
 import { expect } from 'chai';
-import { assign, createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
+import { createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
-import { askText, roundsOf, text } from './rounds.js';
-
-const counter = createMachine({
-  id: 'counter',
-  initial: 'counting',
-  context: { n: 0 },
-  states: {
-    counting: {
-      on: { INC: { actions: assign({ n: ({ context }) => context.n + 1 }) } },
-    },
-  },
-});
+import { answerInTurn, askText, countOf, counter, roundsOf, text } from './rounds.js';
 
 /** Two questions; whatever `entry` spawns is alive (or done) while they are asked. */
 function spawning(entry: unknown, actors: Record<string, unknown> = {}) {
@@ -65,20 +54,12 @@ describe('XState constructs: children across rounds', () => {
         third: askText('third', 'report'),
         report: {
           type: 'final',
-          output: ({ context, self }) => {
-            void context;
-            const kid = self.getSnapshot().children.kid;
-            return { n: (kid?.getSnapshot() as { context: { n: number } }).context.n };
-          },
+          output: ({ self }) => ({ n: countOf(self, 'kid') }),
         },
         declined: { type: 'final' },
       },
     });
-    const driver = roundsOf(machine);
-    const first = await driver.ask();
-    const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
-    const third = expectAsked(await driver.answer(second, { second: text('b') }), ['third']);
-    expect(expectComplete(await driver.answer(third, { third: text('c') }))).to.deep.equal({ n: 2 });
+    expect(await answerInTurn(roundsOf(machine), ['first', 'second', 'third'])).to.deep.equal({ n: 2 });
   });
 
   it('carries a ref to a machine spawned by name in context (assign + spawn) across rounds', async () => {

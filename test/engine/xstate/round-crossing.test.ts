@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { assign, createMachine, fromCallback, fromObservable, fromPromise, raise, sendTo, setup } from 'xstate';
+import { assign, fromCallback, fromObservable, fromPromise, raise, sendTo, setup } from 'xstate';
 import { machineProblems } from '../../../server/engine/index.js';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
-import { askText, roundsOf, startupProblems, text } from './rounds.js';
+import { answerInTurn, askText, countOf, counter, roundsOf, startupProblems, text } from './rounds.js';
 
 const endless = fromCallback(() => () => {});
 const ticking = fromObservable(() => ({ subscribe: () => ({ unsubscribe: () => {} }) }) as never);
@@ -128,11 +128,6 @@ describe('XState constructs: what can cross a round does', () => {
   });
 
   it('carries a machine invoked by name on an ancestor of a question, idle while it waits', async () => {
-    const counter = createMachine({
-      id: 'counter',
-      context: { n: 0 },
-      on: { INC: { actions: assign({ n: ({ context }) => context.n + 1 }) } },
-    });
     const machine = setup({ actors: { counter } }).createMachine({
       id: 'm',
       initial: 'outer',
@@ -154,19 +149,13 @@ describe('XState constructs: what can cross a round does', () => {
             ),
             third: askText('third', '#m.report', { onDecline: '#m.declined' }),
           },
-          exit: assign({
-            n: ({ self }) => (self.getSnapshot().children.kid?.getSnapshot() as { context: { n: number } }).context.n,
-          }),
+          exit: assign({ n: ({ self }) => countOf(self, 'kid') }),
         },
         report: { type: 'final', output: ({ context }) => ({ n: (context as { n: number }).n }) },
         declined: { type: 'final' },
       },
     });
-    const driver = roundsOf(machine);
-    const first = await driver.ask();
-    const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
-    const third = expectAsked(await driver.answer(second, { second: text('b') }), ['third']);
-    expect(expectComplete(await driver.answer(third, { third: text('c') }))).to.deep.equal({ n: 2 });
+    expect(await answerInTurn(roundsOf(machine), ['first', 'second', 'third'])).to.deep.equal({ n: 2 });
   });
 
   it('waits out a short "after" between two questions inside one round', async () => {

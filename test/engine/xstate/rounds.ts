@@ -4,7 +4,7 @@
  * a served tool passes.
  */
 import { expect } from 'chai';
-import type { AnyStateMachine } from 'xstate';
+import { assign, createMachine, type AnyStateMachine } from 'xstate';
 import {
   ConfigurationError,
   FlowEngine,
@@ -15,7 +15,7 @@ import {
   type ToolDefinition,
 } from '../../../server/engine/index.js';
 import { testKeyRing } from '../fixtures/keys.js';
-import { Driver } from '../fixtures/flow.js';
+import { Driver, expectAsked, expectComplete } from '../fixtures/flow.js';
 
 export function toolOf(machine: object, extra: Partial<ToolDefinition> = {}): ToolDefinition {
   return defineTool({
@@ -62,3 +62,28 @@ export function askText(key: string, onAccept: unknown, extra: Record<string, un
 }
 
 export const text = (value: string) => ({ action: 'accept', content: { text: value } });
+
+/** Asks, then answers each key in turn with a text answer; returns the flow's output. */
+export async function answerInTurn(driver: Driver, keys: string[]): Promise<unknown> {
+  let asked = await driver.ask();
+  for (const [index, key] of keys.entries()) {
+    expect(Object.keys(asked.inputRequests)).to.deep.equal([key]);
+    const next = await driver.answer(asked, { [key]: text(key) });
+    if (index === keys.length - 1) return expectComplete(next);
+    asked = expectAsked(next);
+  }
+  return undefined;
+}
+
+/** A child machine that counts INC events, idle in between. */
+export const counter = createMachine({
+  id: 'counter',
+  context: { n: 0 },
+  on: { INC: { actions: assign({ n: ({ context }) => context.n + 1 }) } },
+});
+
+/** The count of the idle `counter` child `id` of an actor. */
+export function countOf(self: { getSnapshot(): { children: Record<string, unknown> } }, id: string): number {
+  const child = self.getSnapshot().children[id] as { getSnapshot(): { context: { n: number } } } | undefined;
+  return child?.getSnapshot().context.n ?? -1;
+}
