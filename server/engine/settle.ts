@@ -39,8 +39,10 @@ function classify(actor: AnyActor, snapshot: AnyMachineSnapshot, deadline: numbe
     const states = pendingQuestions(snapshot).map((p) => p.stateId);
     return { kind: 'blocked', reason: blockedAtQuestion(work, states) } as const;
   }
+  // A timer that fires after the budget can only end in a timeout, unless a callback or
+  // observable still running moves the machine on first.
   const late = work.timers.find((timer) => timer.remainingMs > deadline - performance.now());
-  if (late) {
+  if (late && work.endless.length === 0) {
     return {
       kind: 'blocked',
       reason: `${late.label} would fire after the round's time budget. Fix: use a shorter delay, or run the tool as a task (\`task: 'required'\` in defineTool; see docs/tasks.md)`,

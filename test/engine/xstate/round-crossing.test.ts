@@ -189,6 +189,24 @@ describe('XState constructs: what only shows at run time fails the round at once
     expect(message).to.include('timer "LATER"').and.to.include('"m.ask"').and.to.include(TASK_FIX);
   });
 
+  it('keeps waiting on a watchdog timer longer than the round while a callback may still answer first', async () => {
+    const reply = fromCallback(({ sendBack }) => {
+      const timer = setTimeout(() => sendBack({ type: 'REPLY' }), 5);
+      return () => clearTimeout(timer);
+    });
+    const machine = setup({ actors: { reply }, delays: { watchdog: () => 50_000 } }).createMachine({
+      id: 'm',
+      initial: 'wait',
+      states: {
+        wait: { invoke: { src: 'reply' }, on: { REPLY: 'ask' }, after: { watchdog: 'done' } },
+        ask: askText('ask', 'done'),
+        done: { type: 'final' },
+        declined: { type: 'final' },
+      },
+    });
+    expectAsked(await roundsOf(machine, { timeBudgetMs: 10_000 }).run(), ['ask']);
+  });
+
   it('names a timer whose computed delay outlasts the round, without waiting for the budget', async () => {
     const machine = setup({ delays: { computed: () => 50_000 } }).createMachine({
       id: 'm',
