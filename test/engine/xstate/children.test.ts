@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
@@ -31,6 +34,15 @@ describe('XState constructs: children across rounds', () => {
     const first = await driver.ask();
     const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
     expectComplete(await driver.answer(second, { second: text('b') }));
+  });
+
+  it("does the same with xstate's production build, where the child's logic used to be sealed as {}", async () => {
+    const script = fileURLToPath(new URL('./fixtures/inline-child-rounds.ts', import.meta.url));
+    // No `development` condition here, unlike the test process itself.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(JSON.parse(stdout)).to.deep.equal(['input_required', 'input_required', 'complete']);
   });
 
   it('fails the round at once, naming the child, when inline logic is still running at a question', async () => {
