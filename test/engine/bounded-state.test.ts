@@ -142,6 +142,14 @@ describe('Bounded state', () => {
       });
     });
 
+    it('ends the flow with a tool error when an answer the schema allows would make a small state open to 1 MB', async () => {
+      const driver = roundsOf(keeping(2_000_000));
+      const first = await driver.ask();
+      expect(expectFailed(await driver.answer(first, { first: text('x'.repeat(1_000_000)) }))).to.include(
+        'cannot pause',
+      );
+    });
+
     it("keeps a longer answer when the schema's own maxLength allows it, within the state's size limit", async () => {
       const driver = roundsOf(keeping(20_000));
       const first = await driver.ask();
