@@ -19,7 +19,7 @@ import { silentLogger, type Logger } from './logger.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
 import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
 import { persistAtQuestion } from './pause-check.js';
-import { openState, sealState, StateSizeError, type StateClaims } from './sealed-state.js';
+import { openState, sealBounded, type StateClaims } from './sealed-state.js';
 import { settle, type Settled } from './settle.js';
 import { structuralVersion } from './structural-version.js';
 import { isRecord } from './plain-objects.js';
@@ -349,36 +349,30 @@ export class FlowEngine {
       return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
     }
     const issuedAt = Math.floor(this.#clock() / 1000);
-    let requestState: string;
-    try {
-      requestState = sealState(
-        {
-          claims: {
-            ...binding,
-            issuedAt,
-            expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
-            id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
-            round,
-            asked: Object.keys(inputRequests),
-            singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
-          },
-          snapshot: paused.persisted,
+    const sealed = sealBounded(
+      {
+        claims: {
+          ...binding,
+          issuedAt,
+          expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
+          id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
+          round,
+          asked: Object.keys(inputRequests),
+          singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
         },
-        { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
-      );
-    } catch (error) {
-      if (!(error instanceof StateSizeError)) throw error;
-      this.#logger.error('state_too_large', {
-        target: binding.target,
-        length: error.sealedLength,
-        text: error.textLength,
-      });
+        snapshot: paused.persisted,
+      },
+      { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
+    );
+    if ('tooLarge' in sealed) {
+      const { sealedLength, textLength, message } = sealed.tooLarge;
+      this.#logger.error('state_too_large', { target: binding.target, length: sealedLength, text: textLength });
       return {
         kind: 'failed',
-        message: `${call.flow.name} cannot pause: ${error.message}. Keep less in the machine's context.`,
+        message: `${call.flow.name} cannot pause: ${message}. Keep less in the machine's context.`,
       };
     }
-    return { kind: 'input_required', inputRequests, requestState };
+    return { kind: 'input_required', inputRequests, requestState: sealed.token };
   }
 }
 

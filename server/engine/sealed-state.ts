@@ -159,6 +159,19 @@ export function sealState(content: SealedContent, options: SealOptions): string 
   return token;
 }
 
+/** sealState within `maxLength`, reporting a state too large to issue instead of throwing. */
+export function sealBounded(
+  content: SealedContent,
+  options: SealOptions & { maxLength: number },
+): { token: string } | { tooLarge: StateSizeError } {
+  try {
+    return { token: sealState(content, options) };
+  } catch (error) {
+    if (error instanceof StateSizeError) return { tooLarge: error };
+    throw error;
+  }
+}
+
 /**
  * Opens a token, or returns undefined for anything that is not an intact state sealed by one of
  * our keys. It never says why: the caller answers every failure with the same opaque error.
