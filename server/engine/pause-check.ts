@@ -8,6 +8,7 @@
 import type { AnyActor, AnyActorRef, AnyMachineSnapshot } from 'xstate';
 import { actorKind, runsUntilStopped } from './actor-kinds.js';
 import { isRecord } from './plain-objects.js';
+import { TASK_FIX } from './round-crossing-checks.js';
 import { findUnserializable } from './serializable-context.js';
 
 export interface PendingTimer {
@@ -76,7 +77,7 @@ export function blockedAtQuestion(work: PendingWork, questionStates: string[]): 
   }
   if (work.timers.length > 0) {
     fixes.push(
-      "a delayed event cannot cross a round: cancel it before asking, or store a deadline in context and check it with a guard, or run the tool as a task (`task: 'required'` in defineTool; see docs/tasks.md)",
+      `a delayed event cannot cross a round: cancel it before asking, or store a deadline in context and check it with a guard, ${TASK_FIX}`,
     );
   }
   return `it waits for input at ${where} while ${[...work.endless, ...work.timers.map((t) => t.label)].join(', ')} is still running. Fix: ${fixes.join('; ')}`;

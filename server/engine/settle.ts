@@ -9,6 +9,7 @@ import { waitFor, type AnyActor, type AnyMachineSnapshot } from 'xstate';
 import { INPUT_TAG } from './input-states.js';
 import { blockedAtQuestion, describeWork, pendingWork } from './pause-check.js';
 import { pendingQuestions } from './pending-questions.js';
+import { TASK_FIX } from './round-crossing-checks.js';
 
 export type Settled =
   | { kind: 'done'; output: unknown }
@@ -45,7 +46,7 @@ function classify(actor: AnyActor, snapshot: AnyMachineSnapshot, deadline: numbe
   if (late && work.endless.length === 0) {
     return {
       kind: 'blocked',
-      reason: `${late.label} would fire after the round's time budget. Fix: use a shorter delay, or run the tool as a task (\`task: 'required'\` in defineTool; see docs/tasks.md)`,
+      reason: `${late.label} would fire after the round's time budget. Fix: use a shorter delay, ${TASK_FIX}`,
     } as const;
   }
   // A callback may still send an event, a timer will fire: keep waiting.
