@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
+import { assign, createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
-import { answerInTurn, askText, countOf, counter, roundsOf, text } from './rounds.js';
+import { answerInTurn, askText, countOf, counter, roundsOf, startupProblems, text } from './rounds.js';
 
 /** Two questions; whatever `entry` spawns is alive (or done) while they are asked. */
 function spawning(entry: unknown, actors: Record<string, unknown> = {}) {
@@ -94,6 +94,22 @@ describe('XState constructs: children across rounds', () => {
     const first = await driver.ask();
     const second = expectAsked(await driver.answer(first, { first: text('a') }), ['second']);
     expect(expectComplete(await driver.answer(second, { second: text('b') }))).to.deep.equal({ n: 1 });
+  });
+
+  it("accepts assign + spawn('quick') in the first state's entry at start-up, and runs it across rounds", async () => {
+    const machine = setup({ actors: { quick: fromPromise(async () => 1) } }).createMachine({
+      id: 'parent',
+      initial: 'first',
+      context: { ref: undefined as unknown },
+      states: {
+        first: { entry: assign({ ref: ({ spawn }) => spawn('quick') }), ...askText('first', 'second') },
+        second: askText('second', 'done'),
+        done: { type: 'final' },
+        declined: { type: 'final' },
+      },
+    });
+    expect(startupProblems(machine)).to.deep.equal([]);
+    await answerInTurn(roundsOf(machine), ['first', 'second']);
   });
 
   it('waits for a promise spawned by name to finish before pausing, and does not run it again', async () => {
