@@ -144,6 +144,7 @@ function startTasks(options: BatonOptions, registry: ToolRegistry, engine: FlowE
 export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
   const registry = new ToolRegistry(options.tools);
+  for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   const engine = new FlowEngine({ ...options, logger });
   const tasks = startTasks(options, registry, engine, logger);
   const dispatcher = createMcpDispatcher({

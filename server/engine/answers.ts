@@ -30,6 +30,34 @@ function isFormContent(content: unknown): content is Record<string, unknown> {
   );
 }
 
+/**
+ * Longest free-text answer kept when the asked schema sets no `maxLength` (docs/xstate.md,
+ * "Bounded state"). An answer lands in the context and is sealed into every later round, so a
+ * client must not be able to make the state arbitrarily large by answering at length.
+ */
+export const DEFAULT_ANSWER_MAX_LENGTH = 4096;
+
+function maxLengthOf(schema: unknown): number {
+  const max = isRecord(schema) ? schema.maxLength : undefined;
+  return typeof max === 'number' ? max : DEFAULT_ANSWER_MAX_LENGTH;
+}
+
+/** The first string (or string in an array) longer than its property allows, or undefined. */
+function overlongText(requestedSchema: object | undefined, content: Record<string, unknown>): string | undefined {
+  const properties =
+    isRecord(requestedSchema) && isRecord(requestedSchema.properties) ? requestedSchema.properties : {};
+  for (const [name, value] of Object.entries(content)) {
+    const property = properties[name];
+    const items = isRecord(property) ? property.items : undefined;
+    const strings = typeof value === 'string' ? [[value, maxLengthOf(property)] as const] : [];
+    if (Array.isArray(value)) for (const item of value) strings.push([item as string, maxLengthOf(items)]);
+    for (const [text, max] of strings) {
+      if (text.length > max) return `${name} is longer than ${max} characters`;
+    }
+  }
+  return undefined;
+}
+
 export function interpretAnswer(
   question: Question,
   requestedSchema: object | undefined,
@@ -48,7 +76,9 @@ export function interpretAnswer(
       if (question.kind === 'url') return { event: { type: answerEvent.accept(key) } };
       const content = response.content ?? {};
       if (!isFormContent(content)) throw malformed(key, 'ElicitResult');
-      const problem = requestedSchema ? validator.check(requestedSchema, content) : undefined;
+      const problem =
+        (requestedSchema ? validator.check(requestedSchema, content) : undefined) ??
+        overlongText(requestedSchema, content);
       if (problem) return { retryReason: `Your last answer was not accepted: ${problem}.` };
       return { event: { type: answerEvent.accept(key), content } };
     }

@@ -18,8 +18,8 @@ import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
 import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
-import { openState, sealState, type StateClaims } from './sealed-state.js';
-import { findUnserializable } from './serializable-context.js';
+import { persistAtQuestion } from './pause-check.js';
+import { openState, sealBounded, type StateClaims } from './sealed-state.js';
 import { settle, type Settled } from './settle.js';
 import { pendingTimers, type TaskTimer } from './tasks/scheduled-timers.js';
 import { taskHandover, withParkedActors } from './tasks/task-handover.js';
@@ -279,8 +279,13 @@ export class FlowEngine {
         return { kind: 'aborted' };
       case 'handover':
         return this.#handOver(actor, call, binding);
-      case 'timeout':
-        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.` };
+      case 'timeout': {
+        const pending = settled.pending ? ` Still running: ${settled.pending}.` : '';
+        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.${pending}` };
+      }
+      case 'blocked':
+        this.#logger.error('flow_blocked', { target: binding.target, reason: settled.reason });
+        return { kind: 'failed', message: `${call.flow.name} cannot pause: ${settled.reason}.` };
       case 'error': {
         const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
         this.#logger.warn('flow_failed', { target: binding.target, message });
@@ -301,10 +306,11 @@ export class FlowEngine {
   async #settleWithFallbacks(actor: AnyActor, call: FlowCall, deadline: number): Promise<Settled> {
     const remaining = () => Math.max(0, deadline - performance.now());
     const handover = call.handover ? taskHandover : undefined;
-    let settled = await settle(actor, remaining(), call.signal, handover);
+    const options = handover ? { handover } : {};
+    let settled = await settle(actor, remaining(), call.signal, options);
     for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
       if (!this.#takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
-      settled = await settle(actor, remaining(), call.signal, handover);
+      settled = await settle(actor, remaining(), call.signal, options);
     }
     return settled;
   }
@@ -325,13 +331,12 @@ export class FlowEngine {
 
   /** The snapshot a task continues from: taken where long work starts, before any of it ran. */
   #handOver(actor: AnyActor, call: FlowCall, binding: Binding): FlowOutcome {
-    const { output: _output, error: _error, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
-    const problem = findUnserializable(persisted.context);
-    if (problem) {
-      this.#logger.error('context_unserializable', { target: binding.target, problem });
-      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${problem}.` };
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
     }
-    return { kind: 'task', snapshot: persisted, timers: pendingTimers(actor) };
+    return { kind: 'task', snapshot: paused.persisted, timers: pendingTimers(actor) };
   }
 
   #ask(
@@ -362,14 +367,13 @@ export class FlowEngine {
         message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.`,
       };
     }
-    const { output: _output, error: _error, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
-    const problem = findUnserializable(persisted.context);
-    if (problem) {
-      this.#logger.error('context_unserializable', { target: binding.target, problem });
-      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${problem}.` };
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
     }
     const issuedAt = Math.floor(this.#clock() / 1000);
-    const requestState = sealState(
+    const sealed = sealBounded(
       {
         claims: {
           ...binding,
@@ -380,18 +384,19 @@ export class FlowEngine {
           asked: Object.keys(inputRequests),
           singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
         },
-        snapshot: persisted,
+        snapshot: paused.persisted,
       },
-      { keyRing: this.#keyRing, randomBytes: this.#randomBytes },
+      { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
     );
-    if (requestState.length > this.#maxStateLength) {
-      this.#logger.error('state_too_large', { target: binding.target, length: requestState.length });
+    if ('tooLarge' in sealed) {
+      const { sealedLength, textLength, message } = sealed.tooLarge;
+      this.#logger.error('state_too_large', { target: binding.target, length: sealedLength, text: textLength });
       return {
         kind: 'failed',
-        message: `${call.flow.name} cannot pause: its state is ${requestState.length} characters sealed, over the ${this.#maxStateLength} limit. Keep less in the machine's context.`,
+        message: `${call.flow.name} cannot pause: ${message}. Keep less in the machine's context.`,
       };
     }
-    return { kind: 'input_required', inputRequests, requestState };
+    return { kind: 'input_required', inputRequests, requestState: sealed.token };
   }
 }
 

@@ -45,7 +45,7 @@ export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } f
 export { reportProgress, PROGRESS_EVENT, type ProgressReport, type UnsupportedEvent } from './input-states.js';
 export type { Progress } from './flow-engine.js';
 export { respondWith } from './instant-machine.js';
-export { machineProblems } from './machine-checks.js';
+export { machineProblems, type MachineCheckOptions } from './machine-checks.js';
 export { withActorInputs, type ActorInput } from './machine-json.js';
 export {
   definePrompt,

@@ -5,8 +5,10 @@
  * context must survive superjson.
  */
 import { getInitialSnapshot, type AnyStateMachine, type AnyStateNode } from 'xstate';
+import { DEFAULT_TIME_BUDGET_MS } from './flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from './input-states.js';
+import { roundCrossingProblems, TASK_FIX } from './round-crossing-checks.js';
 import { findUnserializable } from './serializable-context.js';
 
 /** Keys become part of event names (`answer.<key>.accept`), so they avoid dots. */
@@ -19,7 +21,22 @@ function eachStateNode(node: AnyStateNode, visit: (node: AnyStateNode) => void) 
   for (const child of Object.values(node.states)) eachStateNode(child, visit);
 }
 
-function questionProblems(label: string, node: AnyStateNode, keys: Map<string, string>): string[] {
+export interface MachineCheckOptions {
+  /**
+   * The machine runs only as a durable task (`task: 'required'`), where `after` timers are
+   * durable: `after` on or around input states and delays longer than a round become legal.
+   */
+  taskMode?: boolean;
+  /** The round's time budget in milliseconds (default 30 s). */
+  timeBudgetMs?: number;
+}
+
+function questionProblems(
+  label: string,
+  node: AnyStateNode,
+  keys: Map<string, string>,
+  options: MachineCheckOptions,
+): string[] {
   const where = `${label}, state "${node.id}"`;
   const question = (node.meta as Record<string, unknown> | undefined)?.[INPUT_META] as Question | undefined;
   const tagged = node.tags.includes(INPUT_TAG);
@@ -59,9 +76,9 @@ function questionProblems(label: string, node: AnyStateNode, keys: Map<string, s
       `${where}: an input state cannot invoke actors (work must finish before a round ends). Invoke in the state before or after it.`,
     );
   }
-  if (node.after.length > 0) {
+  if (node.after.length > 0 && !options.taskMode) {
     problems.push(
-      `${where}: an input state cannot have "after" timers; they do not survive a round. Store a deadline in context and check it with a guard.`,
+      `${where}: an input state cannot have "after" timers; they do not survive a round. Store a deadline in context and check it with a guard, ${TASK_FIX}.`,
     );
   }
   const handled = new Set(node.transitions.keys());
@@ -81,7 +98,12 @@ function questionProblems(label: string, node: AnyStateNode, keys: Map<string, s
  * `tool "release"`), the state and the fix. `exampleInput`, when given, also checks that the
  * machine starts and that its initial context can cross a round.
  */
-export function machineProblems(label: string, machine: AnyStateMachine | undefined, exampleInput?: unknown): string[] {
+export function machineProblems(
+  label: string,
+  machine: AnyStateMachine | undefined,
+  exampleInput?: unknown,
+  options: MachineCheckOptions = {},
+): string[] {
   if (!machine || typeof machine.transition !== 'function') {
     return [`${label}: machine is not an XState v5 machine (use createMachine or setup().createMachine).`];
   }
@@ -93,13 +115,25 @@ export function machineProblems(label: string, machine: AnyStateMachine | undefi
     );
   }
   const keys = new Map<string, string>();
-  eachStateNode(machine.root, (node) => problems.push(...questionProblems(label, node, keys)));
+  eachStateNode(machine.root, (node) => problems.push(...questionProblems(label, node, keys, options)));
+  problems.push(
+    ...roundCrossingProblems(label, machine, {
+      timeBudgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+      ...(options.taskMode ? { taskMode: true } : {}),
+    }),
+  );
   problems.push(...missingImplementations(label, machine));
   try {
     const initial = getInitialSnapshot(machine, exampleInput ?? {});
     // XState reports a throwing context factory as an error snapshot, not as an exception.
     if (initial.status === 'error') throw initial.error;
-    const problem = findUnserializable(initial.context);
+    // What crosses a round is the persisted snapshot, where actor refs in context are references
+    // XState revives, not the live Actor objects.
+    const persist = machine.getPersistedSnapshot as unknown as (
+      snapshot: unknown,
+      options: object,
+    ) => { context: unknown };
+    const problem = findUnserializable(persist.call(machine, initial, { __unsafeAllowInlineActors: true }).context);
     if (problem) {
       problems.push(
         `${label}: ${problem}; context must survive superjson across rounds. Keep functions and class instances out of context.`,

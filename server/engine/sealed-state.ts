@@ -54,6 +54,42 @@ export interface SealedContent {
 export interface SealOptions {
   keyRing: KeyRing;
   randomBytes: (length: number) => Uint8Array;
+  /**
+   * The `maxLength` the state will be opened with. When given, a state that openState would
+   * refuse (too long sealed, or inflating past its bound) is not issued: sealState throws
+   * StateSizeError, so Baton never hands out a state it cannot open.
+   */
+  maxLength?: number;
+}
+
+/**
+ * The text inside a box may be at most this many times the token's length. Measured ratios of
+ * real snapshots stay under 5 (deflate on JSON, then base64); a state inflating further is a
+ * context of repeated text, which costs the server memory and time on every round it is sent back.
+ */
+export const INFLATION_RATIO = 16;
+/** The text inside a box may be at most this many times `maxLength`, however well it compresses. */
+export const CONTEXT_FACTOR = 4;
+
+/** The most text a token of `tokenLength` characters may open to: one bound for seal and open. */
+export function plainTextLimit(tokenLength: number, maxLength: number): number {
+  return Math.min(maxLength * CONTEXT_FACTOR, tokenLength * INFLATION_RATIO);
+}
+
+/** A state too large to issue; the engine turns it into a tool error naming the limit. */
+export class StateSizeError extends Error {
+  constructor(
+    readonly sealedLength: number,
+    readonly textLength: number,
+    readonly maxLength: number,
+  ) {
+    super(
+      sealedLength > maxLength
+        ? `its state is ${sealedLength} characters sealed, over the ${maxLength} limit`
+        : `its state is ${textLength} bytes as text, over the ${plainTextLimit(sealedLength, maxLength)} bytes allowed for a ${sealedLength}-character sealed state (at most ${CONTEXT_FACTOR} × ${maxLength}, and at most ${INFLATION_RATIO} × the sealed length)`,
+    );
+    this.name = 'StateSizeError';
+  }
 }
 
 type ClaimsTuple = [string, string, string, string, number, number, string, number, string[], 0 | 1];
@@ -115,7 +151,25 @@ export function sealState(content: SealedContent, options: SealOptions): string 
   const key = options.keyRing.current;
   const box = nacl.secretbox(plain, nonce, key.secret);
   const sealed = Buffer.concat([nonce, box]).toString('base64url');
-  return `${PREFIX}.${key.id}.${sealed}`;
+  const token = `${PREFIX}.${key.id}.${sealed}`;
+  const { maxLength } = options;
+  if (maxLength !== undefined && (token.length > maxLength || text.length > plainTextLimit(token.length, maxLength))) {
+    throw new StateSizeError(token.length, text.length, maxLength);
+  }
+  return token;
+}
+
+/** sealState within `maxLength`, reporting a state too large to issue instead of throwing. */
+export function sealBounded(
+  content: SealedContent,
+  options: SealOptions & { maxLength: number },
+): { token: string } | { tooLarge: StateSizeError } {
+  try {
+    return { token: sealState(content, options) };
+  } catch (error) {
+    if (error instanceof StateSizeError) return { tooLarge: error };
+    throw error;
+  }
 }
 
 /**
@@ -144,11 +198,12 @@ export function openState(token: unknown, keyRing: KeyRing, maxLength: number): 
     const flag = plain[0]!;
     if ((flag & ~KNOWN_FLAGS) !== 0) return undefined;
     const body = plain.subarray(1);
-    // The box is authentic, so the size bound only guards against our own bugs; keep it anyway.
+    // The same bound sealState enforces: a state sealed before a limit was lowered, or with
+    // another setting, opens only if it fits this one.
+    const limit = plainTextLimit(token.length, maxLength);
+    if (body.length > limit) return undefined;
     const text =
-      flag & FLAG_DEFLATE
-        ? inflateRawSync(body, { maxOutputLength: maxLength * 64 }).toString()
-        : Buffer.from(body).toString();
+      flag & FLAG_DEFLATE ? inflateRawSync(body, { maxOutputLength: limit }).toString() : Buffer.from(body).toString();
     const parsed: unknown = flag & FLAG_JSON ? JSON.parse(text) : superjson.parse<unknown>(text);
     if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
     const claims = fromTuple(parsed[0]);

@@ -27,10 +27,24 @@ export function findUnserializable(value: unknown, path = 'context', seen = new 
       if (![...SUPPORTED_CLASSES].some((cls) => object instanceof (cls as new () => object))) {
         return `${path} is an instance of ${prototype?.constructor?.name ?? 'an unknown class'}`;
       }
+      // Keys and members are walked too: superjson would turn a class instance among them into a
+      // plain object and a function into null, without a word.
       if (object instanceof Map) {
+        let index = 0;
         for (const [key, item] of object) {
-          const found = findUnserializable(item, `${path}.get(${String(key)})`, seen);
+          const found =
+            findUnserializable(key, `${path} key #${index}`, seen) ??
+            findUnserializable(item, `${path}.get(${describeKey(key)})`, seen);
           if (found) return found;
+          index += 1;
+        }
+      }
+      if (object instanceof Set) {
+        let index = 0;
+        for (const member of object) {
+          const found = findUnserializable(member, `${path} member #${index}`, seen);
+          if (found) return found;
+          index += 1;
         }
       }
       return undefined;
@@ -43,4 +57,8 @@ export function findUnserializable(value: unknown, path = 'context', seen = new 
   } finally {
     seen.delete(object);
   }
+}
+
+function describeKey(key: unknown): string {
+  return typeof key === 'string' ? JSON.stringify(key) : typeof key === 'object' && key !== null ? '{…}' : String(key);
 }

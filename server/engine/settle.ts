@@ -2,10 +2,14 @@
  * Runs an actor until it settles: done, failed, or waiting for input with nothing running.
  * Invoked promises run to completion inside the round, under a time budget and an abort signal;
  * the caller persists the snapshot only at the settle point, so a sealed state never holds work
- * in flight.
+ * in flight. Work that would outlive a question (a callback, an observable, a delayed event)
+ * fails the round at once instead of holding it for the whole budget (pause-check.ts).
  */
-import { waitFor, type AnyActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
+import { waitFor, type AnyActor, type AnyMachineSnapshot } from 'xstate';
 import { INPUT_TAG } from './input-states.js';
+import { blockedAtQuestion, describeWork, pendingWork } from './pause-check.js';
+import { pendingQuestions } from './pending-questions.js';
+import { TASK_FIX } from './round-crossing-checks.js';
 
 export type Settled =
   | { kind: 'done'; output: unknown }
@@ -13,7 +17,9 @@ export type Settled =
   | { kind: 'waiting'; snapshot: AnyMachineSnapshot }
   /** Active, nothing running, and not an input state: the machine can never move again. */
   | { kind: 'stuck'; value: unknown }
-  | { kind: 'timeout' }
+  /** Work still going that cannot cross a round or finish within it; `reason` names it and the fix. */
+  | { kind: 'blocked'; reason: string }
+  | { kind: 'timeout'; pending: string }
   | { kind: 'aborted' }
   /** The caller's handover point was reached (a task starts here); the actor is left as it is. */
   | { kind: 'handover'; snapshot: AnyMachineSnapshot };
@@ -24,50 +30,71 @@ export type Settled =
  */
 export type HandoverPoint = (actor: AnyActor, snapshot: AnyMachineSnapshot) => boolean;
 
-export function isBusy(actor: AnyActor, snapshot: AnyMachineSnapshot): boolean {
-  const children = Object.values(snapshot.children as Record<string, AnyActorRef | undefined>);
-  if (children.some((child) => child?.getSnapshot().status === 'active')) return true;
-  // Delayed events live in the system, not in the snapshot; the registry forbids `after` on input
-  // states, but a machine may still wait on a timer between two questions inside one round.
-  const scheduled = (actor.system.getSnapshot() as { _scheduledEvents?: Record<string, unknown> })._scheduledEvents;
-  return scheduled !== undefined && Object.keys(scheduled).length > 0;
+export interface SettleOptions {
+  /** Delayed events survive a pause (task mode keeps them as durable timers). */
+  durableTimers?: boolean;
+  /** Where the round hands over to a task (tasks/task-handover.ts). */
+  handover?: HandoverPoint;
 }
 
-function classify(actor: AnyActor, snapshot: AnyMachineSnapshot, handover?: HandoverPoint): Settled | undefined {
-  if (snapshot.status === 'done') return { kind: 'done', output: snapshot.output };
-  if (snapshot.status === 'error') return { kind: 'error', error: snapshot.error };
-  if (snapshot.status !== 'active') return { kind: 'aborted' };
-  if (handover?.(actor, snapshot)) return { kind: 'handover', snapshot };
-  if (isBusy(actor, snapshot)) return undefined;
-  if (snapshot.hasTag(INPUT_TAG)) return { kind: 'waiting', snapshot };
-  return { kind: 'stuck', value: snapshot.value };
+function classify(actor: AnyActor, snapshot: AnyMachineSnapshot, deadline: number, options: SettleOptions) {
+  if (snapshot.status === 'done') return { kind: 'done', output: snapshot.output } as const;
+  if (snapshot.status === 'error') return { kind: 'error', error: snapshot.error } as const;
+  if (snapshot.status !== 'active') return { kind: 'aborted' } as const;
+  if (options.handover?.(actor, snapshot)) return { kind: 'handover', snapshot } as const;
+  const work = pendingWork(actor, snapshot);
+  if (options.durableTimers) work.timers = [];
+  // A running promise finishes by itself, and may move the machine on: wait for it.
+  if (work.finishing.length > 0) return undefined;
+  if (snapshot.hasTag(INPUT_TAG)) {
+    if (work.endless.length === 0 && work.timers.length === 0) return { kind: 'waiting', snapshot } as const;
+    const states = pendingQuestions(snapshot).map((p) => p.stateId);
+    return { kind: 'blocked', reason: blockedAtQuestion(work, states) } as const;
+  }
+  // A timer that fires after the budget can only end in a timeout, unless a callback or
+  // observable still running moves the machine on first.
+  const late = work.timers.find((timer) => timer.remainingMs > deadline - performance.now());
+  if (late && work.endless.length === 0) {
+    return {
+      kind: 'blocked',
+      reason: `${late.label} would fire after the round's time budget. Fix: use a shorter delay, ${TASK_FIX}`,
+    } as const;
+  }
+  // A callback may still send an event, a timer will fire: keep waiting.
+  if (work.endless.length > 0 || work.timers.length > 0) return undefined;
+  return { kind: 'stuck', value: snapshot.value } as const;
 }
 
 export async function settle(
   actor: AnyActor,
   budgetMs: number,
   signal?: AbortSignal,
-  handover?: HandoverPoint,
+  options: SettleOptions = {},
 ): Promise<Settled> {
-  const now = classify(actor, actor.getSnapshot(), handover);
-  if (now) return now;
-  let result: Settled | undefined;
-  try {
-    await waitFor(
-      actor,
-      (snapshot) => {
-        result = classify(actor, snapshot, handover);
-        return result !== undefined;
-      },
-      { timeout: budgetMs, ...(signal ? { signal } : {}) },
-    );
-  } catch (error) {
-    if (signal?.aborted) return { kind: 'aborted' };
-    const latest = actor.getSnapshot() as AnyMachineSnapshot;
-    if (latest.status === 'error') return { kind: 'error', error: latest.error };
-    if (result) return result;
-    if (error instanceof Error && error.message.startsWith('Timeout')) return { kind: 'timeout' };
-    return { kind: 'error', error };
+  const deadline = performance.now() + budgetMs;
+  const now = () => classify(actor, actor.getSnapshot(), deadline, options);
+  let settled = now();
+  while (!settled) {
+    try {
+      await waitFor(actor, (snapshot) => classify(actor, snapshot, deadline, options) !== undefined, {
+        timeout: Math.max(0, deadline - performance.now()),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (error) {
+      if (signal?.aborted) return { kind: 'aborted' };
+      const latest = actor.getSnapshot() as AnyMachineSnapshot;
+      if (latest.status === 'error') return { kind: 'error', error: latest.error };
+      const late = now();
+      if (late) return late;
+      if (error instanceof Error && error.message.startsWith('Timeout')) {
+        return { kind: 'timeout', pending: describeWork(pendingWork(actor, latest)) };
+      }
+      return { kind: 'error', error };
+    }
+    // The predicate sees each snapshot as it is emitted, possibly with an event still queued
+    // (a child that finished synchronously reports to its parent after the parent's step).
+    // By the time waitFor resolves the queue has run, so judge the actor as it is now.
+    settled = now();
   }
-  return result ?? { kind: 'stuck', value: (actor.getSnapshot() as AnyMachineSnapshot).value };
+  return settled;
 }

@@ -6,6 +6,7 @@ import { ConfigurationError } from './configuration-error.js';
 import { findHeaderParams, type HeaderParam } from './header-params.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import { machineProblems } from './machine-checks.js';
+import { machineWarnings } from './machine-warnings.js';
 import { taskProblems } from './tasks/task-checks.js';
 import type { CallToolResult } from './mcp-shapes.js';
 import type { ToolDefinition } from './tool-definition.js';
@@ -15,7 +16,11 @@ const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function toolMachineProblems(tool: ToolDefinition, validator: JsonSchemaValidator): string[] {
   const label = `tool "${tool.name}"`;
-  const problems = machineProblems(label, tool.machine, tool.exampleArguments);
+  const problems = machineProblems(label, tool.machine, tool.exampleArguments, {
+    ...(tool.timeBudgetMs !== undefined ? { timeBudgetMs: tool.timeBudgetMs } : {}),
+    // Only a tool that always runs as a task may keep timers across a pause (docs/tasks.md).
+    taskMode: tool.task === 'required',
+  });
   problems.push(...taskProblems(tool));
   if (tool.exampleArguments && validator.check(tool.inputSchema, tool.exampleArguments)) {
     problems.push(`${label}: exampleArguments do not match inputSchema.`);
@@ -50,6 +55,8 @@ export class ToolRegistry {
   readonly #tools = new Map<string, ToolDefinition>();
   readonly #headerParams = new Map<string, HeaderParam[]>();
   readonly #validator = new JsonSchemaValidator();
+  /** Author traps found at start-up (docs/xstate.md): valid machines, logged as warnings. */
+  readonly warnings: string[] = [];
 
   constructor(tools: ToolDefinition[]) {
     const problems: string[] = [];
@@ -65,6 +72,7 @@ export class ToolRegistry {
       problems.push(...schemaIssues);
       if (headers.params.length > 0) this.#headerParams.set(tool.name, headers.params);
       if (schemaIssues.length === 0) problems.push(...toolMachineProblems(tool, this.#validator));
+      if (tool.machine?.root) this.warnings.push(...machineWarnings(`tool "${tool.name}"`, tool.machine));
       this.#tools.set(tool.name, tool);
     }
     if (problems.length > 0) {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { fromPromise, setup } from 'xstate';
+import { and, fromPromise, not, or, setup, spawnChild, stateIn } from 'xstate';
 import { askForm, structuralVersion } from '../../server/engine/index.js';
 import { releaseMachine, type DeployInput } from '../../machines/examples/release.js';
 import { surveyMachine } from './fixtures/machines.js';
@@ -68,6 +68,51 @@ describe('structuralVersion', () => {
   it('changes when a named guard or an invoked actor source changes', () => {
     expect(structuralVersion(tiny({ guard: 'other' }))).to.not.equal(structuralVersion(tiny()));
     expect(structuralVersion(tiny({ src: 'load' }))).to.not.equal(structuralVersion(tiny()));
+  });
+
+  it('changes when a guard name inside and/or/not changes, or a combinator changes', () => {
+    const build = (guard: unknown) =>
+      setup({ guards: { a: () => true, b: () => true, c: () => true } }).createMachine({
+        id: 'g',
+        initial: 'x',
+        states: { x: { on: { GO: { target: 'y', guard: guard as 'a' } } }, y: {} },
+      });
+    const versions = [
+      and(['a', 'b']),
+      and(['a', 'c']),
+      or(['a', 'b']),
+      and(['a', not('b')]),
+      and(['a', stateIn('#g.y')]),
+      and(['a', stateIn('#g.x')]),
+    ].map((guard) => structuralVersion(build(guard)));
+    expect(new Set(versions).size).to.equal(versions.length);
+    expect(structuralVersion(build(and(['a', 'b'])))).to.equal(versions[0]);
+  });
+
+  it('changes when a named action or a spawned actor name changes', () => {
+    const build = (entry: unknown, action: string) =>
+      setup({
+        actions: { log: () => {}, notify: () => {} },
+        actors: { fetch: fromPromise(async () => 1), load: fromPromise(async () => 2) },
+      }).createMachine({
+        id: 'acts',
+        initial: 'x',
+        states: { x: { entry: entry as never, on: { GO: { target: 'y', actions: action as 'log' } } }, y: {} },
+      });
+    const versions = [
+      build(spawnChild('fetch', { id: 'w' }), 'log'),
+      build(spawnChild('load', { id: 'w' }), 'log'),
+      build(spawnChild('fetch', { id: 'w' }), 'notify'),
+      build('log', 'log'),
+    ].map(structuralVersion);
+    expect(new Set(versions).size).to.equal(versions.length);
+  });
+
+  it('changes when a field of a context written as an object is renamed, not when its value changes', () => {
+    const build = (context: Record<string, unknown>) =>
+      setup({}).createMachine({ id: 'c', context, initial: 'x', states: { x: {} } });
+    expect(structuralVersion(build({ email: '' }))).to.not.equal(structuralVersion(build({ mail: '' })));
+    expect(structuralVersion(build({ email: '' }))).to.equal(structuralVersion(build({ email: 'x' })));
   });
 
   it("changes when the machine's declared version changes", () => {

@@ -10,10 +10,15 @@
  * where XState starts the persisted child again with its saved input.
  */
 import { fromPromise, type AnyActorLogic, type AnyStateMachine } from 'xstate';
-import { isBusy, type HandoverPoint } from '../settle.js';
+import { pendingWork } from '../pause-check.js';
+import type { HandoverPoint } from '../settle.js';
 import { TASK_TAG } from './task-authoring.js';
 
-export const taskHandover: HandoverPoint = (actor, snapshot) => snapshot.hasTag(TASK_TAG) || isBusy(actor, snapshot);
+export const taskHandover: HandoverPoint = (actor, snapshot) => {
+  if (snapshot.hasTag(TASK_TAG)) return true;
+  const work = pendingWork(actor, snapshot);
+  return work.finishing.length > 0 || work.endless.length > 0 || work.timers.length > 0;
+};
 
 const parked = fromPromise<never, unknown>(() => new Promise<never>(() => {}));
 const parkedMachines = new WeakMap<AnyStateMachine, AnyStateMachine>();

@@ -13,7 +13,7 @@ import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CallToolResult, ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from '../pending-questions.js';
-import { findUnserializable } from '../serializable-context.js';
+import { persistAtQuestion } from '../pause-check.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { toolError, toToolResult } from '../tool-result.js';
 import { pendingTimers, rearmTimers, type TaskTimer } from './scheduled-timers.js';
@@ -260,14 +260,14 @@ export class TaskRunner {
     timers: TaskTimer[],
     retryReasons: Record<string, string>,
   ): Promise<void> {
-    const { output: _o, error: _e, ...snapshot } = actor.getPersistedSnapshot() as Record<string, unknown>;
-    const problem = findUnserializable(snapshot.context);
-    if (problem) {
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
       return this.#finish(record.taskId, {
         status: 'failed',
-        error: internalError(`${tool.name} cannot pause: ${problem}`),
+        error: internalError(`${tool.name} cannot pause: ${paused.problem}`),
       });
     }
+    const snapshot = paused.persisted;
     let asked: Record<string, AskedQuestion> = {};
     const askCounts = { ...record.askCounts };
     if (settled.kind === 'waiting') {
