@@ -31,7 +31,13 @@ import {
   type ProtectedResourceOptions,
 } from './http/index.js';
 import { docsRouter } from './http/docs-routes.js';
-import { createMcpDispatcher, type McpDispatcher, type ServerInfo } from './protocol/index.js';
+import {
+  createMcpDispatcher,
+  LegacyService,
+  type LegacyServiceOptions,
+  type McpDispatcher,
+  type ServerInfo,
+} from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
 
 export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
@@ -63,6 +69,11 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
    * `authenticate` is set; a page runs its tool's example once, in-process (server/diagrams).
    */
   docs?: boolean;
+  /**
+   * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
+   * server-to-client requests) on the same endpoint. Default: on; `false` serves 2026-07-28 only.
+   */
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
 }
 
 export interface BatonServer {
@@ -71,6 +82,8 @@ export interface BatonServer {
   engine: FlowEngine;
   registry: ToolRegistry;
   instanceId: string;
+  /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
+  legacy: LegacyService | undefined;
   /** Starts listening; resolves with the bound address and the endpoint URL. */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
 }
@@ -89,6 +102,17 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
   });
+  const legacy =
+    options.legacy === false
+      ? undefined
+      : new LegacyService({
+          ...(typeof options.legacy === 'object' ? options.legacy : {}),
+          dispatcher,
+          keyRing: options.keyRing,
+          logger,
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+        });
   const host = options.host ?? '127.0.0.1';
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
   const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
@@ -103,6 +127,7 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     headerParamsOf: (name) => registry.headerParams(name),
+    ...(legacy ? { legacy } : {}),
     routers: [
       ...((options.docs ?? !options.authenticate)
         ? [
@@ -123,6 +148,7 @@ export function createServer(options: BatonOptions): BatonServer {
     engine,
     registry,
     instanceId,
+    legacy,
     listen(port, listenHost = host) {
       return new Promise((resolve, reject) => {
         const server = app.listen(port, listenHost);

@@ -8,12 +8,15 @@ import {
   errorResponse,
   parseJson,
   ProtocolError,
+  isLegacyMessage,
   readableId,
+  type LegacyService,
   type McpDispatcher,
 } from '../protocol/index.js';
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
+import { legacyPost, sessionHeader } from './legacy-endpoint.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
 
@@ -27,6 +30,8 @@ export interface McpEndpointOptions {
   resourceMetadataUrl?: string;
   /** The tools' `x-mcp-header` parameters (see standard-headers.ts). */
   headerParamsOf?: HeaderParamsOf;
+  /** Serves 2025-11-25 clients (initialize, sessions) on the same endpoint. */
+  legacy?: LegacyService;
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
@@ -51,8 +56,10 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     }
 
     let message: unknown;
+    let body: string;
     try {
-      message = parseJson(await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs));
+      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs);
+      message = parseJson(body);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         ctx.set('Connection', 'close');
@@ -81,6 +88,11 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     }
     let outcome;
     try {
+      // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
+      if (options.legacy && isLegacyMessage(message, sessionHeader(ctx) !== undefined)) {
+        await legacyPost(options.legacy, { ctx, channel, message, body, principal, signal: controller.signal });
+        return;
+      }
       outcome = await options.dispatcher.dispatch(message, {
         principal,
         signal: controller.signal,

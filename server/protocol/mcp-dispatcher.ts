@@ -59,6 +59,24 @@ export class McpDispatcher {
     this.#options = options;
   }
 
+  get serverInfo(): ServerInfo {
+    return this.#options.serverInfo;
+  }
+
+  capabilities(): Record<string, unknown> {
+    return this.#options.capabilities();
+  }
+
+  /**
+   * A method's handler when it exists and its capability is advertised, for the 2025-11-25 layer
+   * (server/protocol/legacy/), which runs its own checks and then the same handlers.
+   */
+  method(name: string): MethodSpec | undefined {
+    const spec = Object.hasOwn(this.#options.methods, name) ? this.#options.methods[name] : undefined;
+    if (!spec || (spec.capability && !Object.hasOwn(this.#options.capabilities(), spec.capability))) return undefined;
+    return spec;
+  }
+
   async dispatch(message: unknown, transport: TransportContext): Promise<Dispatched> {
     let id = readableId(message);
     try {
