@@ -29,9 +29,10 @@ export async function stdioCommand(args: string[]): Promise<void> {
   // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
   // environment (spec, basic/authorization).
   const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
-  const { dispatcher } = createServer({ ...catalogue, ...options, keyRing: config.keyRing });
+  const { dispatcher, legacy } = createServer({ ...catalogue, ...options, keyRing: config.keyRing });
   const connection = serveStdio({
     dispatcher,
+    ...(legacy ? { legacy } : {}),
     input: process.stdin,
     output: process.stdout,
     logger: stderrLogger,
