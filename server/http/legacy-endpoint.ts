@@ -50,11 +50,15 @@ function versionProblem(ctx: Context): ProtocolError | undefined {
 export interface LegacyPost {
   ctx: Context;
   channel: ResponseChannel;
+  /** The envelope of a request or notification; a response whole (its result is the answer). */
   message: unknown;
-  /** The raw body: the parsed message keeps only the envelope, and a response's result is needed. */
-  body: string;
   principal: Principal;
   signal: AbortSignal;
+}
+
+/** A JSON-RPC response (the client answering a question), as opposed to a request or notification. */
+export function isResponse(message: unknown): boolean {
+  return typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
 }
 
 export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promise<void> {
@@ -77,9 +81,7 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
     channel.finish(400, errorResponse(readableId(message), problem));
     return;
   }
-  const isResponse = typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
-  const full = isResponse ? (JSON.parse(post.body) as unknown) : message;
-  const outcome = await legacy.handle(session, full, {
+  const outcome = await legacy.handle(session, message, {
     principal,
     signal: post.signal,
     send: (outgoing) => channel.notify(outgoing),

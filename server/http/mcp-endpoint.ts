@@ -16,7 +16,7 @@ import {
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
-import { legacyPost, sessionHeader } from './legacy-endpoint.js';
+import { isResponse, legacyPost, sessionHeader } from './legacy-endpoint.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
 
@@ -56,7 +56,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     }
 
     let message: unknown;
-    let body: string;
+    let body: string | undefined;
     try {
       body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs);
       message = parseJson(body);
@@ -90,9 +90,14 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     try {
       // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
       if (options.legacy && isLegacyMessage(message, sessionHeader(ctx) !== undefined)) {
-        await legacyPost(options.legacy, { ctx, channel, message, body, principal, signal: controller.signal });
+        // A response's result is the client's answer: the envelope dropped it, so read it again.
+        const full = isResponse(message) ? (JSON.parse(body!) as unknown) : message;
+        body = undefined;
+        await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: controller.signal });
         return;
       }
+      // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
+      body = undefined;
       outcome = await options.dispatcher.dispatch(message, {
         principal,
         signal: controller.signal,

@@ -23,7 +23,14 @@ export class LegacyStdio {
     return isLegacyMessage(message, this.#session !== undefined);
   }
 
-  async handle(message: unknown, line: string): Promise<void> {
+  /** Reads a response's result from the line (the envelope dropped it); anything else is the message. */
+  handle(message: unknown, line: string): Promise<void> {
+    const isResponse = typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
+    // Only what is needed stays alive while the request runs, never the whole line.
+    return this.#handle(isResponse ? (JSON.parse(line) as unknown) : message);
+  }
+
+  async #handle(message: unknown): Promise<void> {
     if (!this.#session) {
       const opened = this.legacy.initialize(message as never, this.principal);
       this.#session = opened.session;
@@ -32,8 +39,7 @@ export class LegacyStdio {
       this.write(opened.response);
       return;
     }
-    const isResponse = typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
-    const outcome = await this.legacy.handle(this.#session, isResponse ? JSON.parse(line) : message, {
+    const outcome = await this.legacy.handle(this.#session, message, {
       principal: this.principal,
       signal: this.#closing.signal,
       send: (outgoing) => this.write(outgoing),
