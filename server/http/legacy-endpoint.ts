@@ -154,11 +154,15 @@ export function legacyGet(legacy: LegacyService, authenticate: Authenticate): Mi
       if (!res.destroyed && !res.writableEnded) res.write(`data: ${JSON.stringify(message)}\n\n`);
     };
     session.standalone = send;
+    session.closeStandalone = () => res.end();
     const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
     keepAlive.unref();
     res.on('close', () => {
       clearInterval(keepAlive);
-      if (session.standalone === send) session.standalone = undefined;
+      if (session.standalone === send) {
+        session.standalone = undefined;
+        session.closeStandalone = undefined;
+      }
     });
   };
 }

@@ -180,6 +180,9 @@ describe('Streamable HTTP endpoint: 2025-11-25 sessions on the same endpoint', (
       const reader = get.body!.pipeThrough(new TextDecoderStream()).getReader();
       let text = '';
       while (!text.includes('resources/updated')) text += (await reader.read()).value ?? '';
+      // Ending the session ends its stream.
+      expect((await fetch(server.url, { method: 'DELETE', headers: client.headers })).status).to.equal(204);
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
       controller.abort();
       const events = text.split('\n').filter((line) => line.startsWith('data:'));
       expect(events.map((line) => JSON.parse(line.slice(5)).params.uri)).to.deep.equal(['test://static-text']);

@@ -23,6 +23,8 @@ export class LegacySession {
   readonly subscriptions = new Set<string>();
   /** Messages unrelated to any request (resource updates); unset while no GET stream is open. */
   standalone: Send | undefined;
+  /** Closes the standalone stream when the session ends. */
+  closeStandalone: (() => void) | undefined;
   readonly #waiting = new Map<RequestId, (answer: ClientAnswer) => void>();
   readonly #inFlight = new Map<RequestId, AbortController>();
 
@@ -85,7 +87,9 @@ export class LegacySession {
   end(): void {
     for (const controller of this.#inFlight.values()) controller.abort();
     this.#inFlight.clear();
+    this.closeStandalone?.();
     this.standalone = undefined;
+    this.closeStandalone = undefined;
   }
 
   get idle(): boolean {
