@@ -111,6 +111,7 @@ export function createServer(options: BatonOptions): BatonServer {
           keyRing: options.keyRing,
           logger,
           ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),
         });
   const host = options.host ?? '127.0.0.1';

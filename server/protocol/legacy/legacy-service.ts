@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  DEFAULT_STATE_TTL_SECONDS,
   EngineError,
   isLoggingLevel,
   isRecord,
@@ -62,6 +63,11 @@ export interface LegacyServiceOptions {
   sessionTtlSeconds?: number;
   /** How long a question waits for the client's answer, in milliseconds (5 minutes). */
   answerTimeoutMs?: number;
+  /**
+   * The engine's default state lifetime, in seconds: a question never waits longer than the sealed
+   * state it resumes from would live (a flow's own `stateTtlSeconds` wins).
+   */
+  stateTtlSeconds?: number;
   /** Sent in the initialize result, as in server/discover. */
   instructions?: string;
   /** Sessions whose live state one instance keeps at once; the oldest idle ones go first (10 000). */
@@ -91,6 +97,7 @@ export class LegacyService {
   readonly #logger: Logger;
   readonly #tokens: SessionTokenOptions;
   readonly #answerTimeoutMs: number;
+  readonly #stateTtlSeconds: number;
   readonly #maxSessions: number;
   readonly #instructions: string | undefined;
   readonly #sessions = new Map<string, LegacySession>();
@@ -107,6 +114,7 @@ export class LegacyService {
       ttlSeconds: options.sessionTtlSeconds ?? DEFAULT_SESSION_TTL_SECONDS,
     };
     this.#answerTimeoutMs = options.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS;
+    this.#stateTtlSeconds = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#instructions = options.instructions;
   }
@@ -267,6 +275,7 @@ export class LegacyService {
     context: LegacyContext,
     flow: FlowDefinition,
   ): Promise<LiveAnswers> {
+    const timeoutMs = Math.min(this.#answerTimeoutMs, (flow.stateTtlSeconds ?? this.#stateTtlSeconds) * 1000);
     const asked = Object.entries(requests).map(([key, request]) => {
       const id = `baton-${Buffer.from(this.#tokens.randomBytes(9)).toString('base64url')}`;
       // A URL elicitation carries an id of its own on this wire (spec 2025-11-25, client/elicitation).
@@ -274,7 +283,7 @@ export class LegacyService {
         request.method === 'elicitation/create' && request.params?.mode === 'url'
           ? { ...request.params, elicitationId: id }
           : request.params;
-      const answer = session.expect(id, context.signal, this.#answerTimeoutMs);
+      const answer = session.expect(id, context.signal, timeoutMs);
       context.send({ jsonrpc: '2.0', id, method: request.method, ...(params ? { params } : {}) });
       return { key, request, id, answer };
     });
@@ -292,7 +301,7 @@ export class LegacyService {
       const answered: ClientAnswer = await answer;
       if (answered.kind === 'aborted') return giveUp({ kind: 'aborted' });
       if (answered.kind === 'timeout') {
-        const seconds = Math.round(this.#answerTimeoutMs / 1000);
+        const seconds = Math.round(timeoutMs / 1000);
         return giveUp({
           kind: 'failed',
           message: `${flow.name} got no answer to ${request.method} within ${seconds} s.`,
