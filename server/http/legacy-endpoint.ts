@@ -56,11 +56,6 @@ export interface LegacyPost {
   signal: AbortSignal;
 }
 
-/** A JSON-RPC response (the client answering a question), as opposed to a request or notification. */
-export function isResponse(message: unknown): boolean {
-  return typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
-}
-
 export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promise<void> {
   const { ctx, channel, message, principal } = post;
   const token = sessionHeader(ctx);

@@ -8,6 +8,7 @@ import {
   errorResponse,
   parseJson,
   ProtocolError,
+  isJsonRpcResponse,
   isLegacyMessage,
   readableId,
   type LegacyService,
@@ -16,7 +17,7 @@ import {
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
-import { isResponse, legacyPost, sessionHeader } from './legacy-endpoint.js';
+import { legacyPost, sessionHeader } from './legacy-endpoint.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
 
@@ -91,7 +92,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
       if (options.legacy && isLegacyMessage(message, sessionHeader(ctx) !== undefined)) {
         // A response's result is the client's answer: the envelope dropped it, so read it again.
-        const full = isResponse(message) ? (JSON.parse(body!) as unknown) : message;
+        const full = isJsonRpcResponse(message) ? (JSON.parse(body!) as unknown) : message;
         body = undefined;
         await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: controller.signal });
         return;

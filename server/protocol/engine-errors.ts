@@ -6,6 +6,17 @@ import { EngineError, isRecord } from '../engine/index.js';
 import { ErrorCode } from './error-catalogue.js';
 import { ProtocolError } from './protocol-error.js';
 
+/**
+ * Any failure of a request as the error sent for it: wire errors as they are, engine errors
+ * mapped, anything else an opaque -32603 after `unexpected` has logged it.
+ */
+export function toWireError(error: unknown, unexpected: (error: unknown) => void): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (error instanceof EngineError) return toProtocolError(error);
+  unexpected(error);
+  return new ProtocolError(ErrorCode.InternalError, 'Internal error');
+}
+
 export function toProtocolError(error: EngineError): ProtocolError {
   switch (error.reason) {
     case 'invalid_state':

@@ -18,6 +18,7 @@ export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
 export { describeTool } from './methods/tools-list.js';
 export {
+  isJsonRpcResponse,
   isLegacyMessage,
   isLegacyVersion,
   LEGACY_PROTOCOL_VERSIONS,

@@ -4,7 +4,13 @@
  * requests; the client's responses come back on stdin. A 2026-07-28 request on the same
  * connection is still served by the stateless core (it names its revision in `_meta`).
  */
-import { isLegacyMessage, type LegacyService, type LegacySession, type Principal } from '../protocol/index.js';
+import {
+  isJsonRpcResponse,
+  isLegacyMessage,
+  type LegacyService,
+  type LegacySession,
+  type Principal,
+} from '../protocol/index.js';
 import type { Logger } from '../engine/index.js';
 
 export class LegacyStdio {
@@ -25,9 +31,8 @@ export class LegacyStdio {
 
   /** Reads a response's result from the line (the envelope dropped it); anything else is the message. */
   handle(message: unknown, line: string): Promise<void> {
-    const isResponse = typeof message === 'object' && message !== null && ('result' in message || 'error' in message);
     // Only what is needed stays alive while the request runs, never the whole line.
-    return this.#handle(isResponse ? (JSON.parse(line) as unknown) : message);
+    return this.#handle(isJsonRpcResponse(message) ? (JSON.parse(line) as unknown) : message);
   }
 
   async #handle(message: unknown): Promise<void> {

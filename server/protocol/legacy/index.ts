@@ -10,4 +10,4 @@ export {
 } from './legacy-service.js';
 export { LegacySession, type Send } from './legacy-session.js';
 export { LEGACY_PROTOCOL_VERSIONS, isLegacyVersion, negotiateLegacyVersion } from './legacy-versions.js';
-export { isLegacyMessage } from './legacy-message.js';
+export { isJsonRpcResponse, isLegacyMessage } from './legacy-message.js';

@@ -15,3 +15,8 @@ export function isLegacyMessage(message: unknown, inSession: boolean): boolean {
   if (hasModernMeta(message)) return false;
   return inSession || (isRecord(message) && message.method === 'initialize');
 }
+
+/** A JSON-RPC response (the client answering one of the server's questions), not a request or notification. */
+export function isJsonRpcResponse(message: unknown): message is Record<string, unknown> {
+  return isRecord(message) && !('method' in message) && ('result' in message || 'error' in message);
+}

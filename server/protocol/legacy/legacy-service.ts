@@ -10,7 +10,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_STATE_TTL_SECONDS,
-  EngineError,
   isLoggingLevel,
   isRecord,
   LOGGING_LEVELS,
@@ -22,7 +21,7 @@ import {
   type LogReport,
   type Logger,
 } from '../../engine/index.js';
-import { toProtocolError } from '../engine-errors.js';
+import { toWireError } from '../engine-errors.js';
 import { ErrorCode } from '../error-catalogue.js';
 import {
   errorResponse,
@@ -37,6 +36,7 @@ import { CANCELLED, type MethodContext, type MethodResult } from '../method-cont
 import type { Principal } from '../principal.js';
 import { invalidParams, methodNotFound, ProtocolError } from '../protocol-error.js';
 import { META } from '../request-meta.js';
+import { isJsonRpcResponse } from './legacy-message.js';
 import { LegacySession, type ClientAnswer, type Send } from './legacy-session.js';
 import { negotiateLegacyVersion } from './legacy-versions.js';
 import { openSession, sealSession, type SessionTokenOptions } from './session-token.js';
@@ -186,9 +186,7 @@ export class LegacyService {
 
   /** One message of a session: a request, a notification, or the client's response to a question. */
   async handle(session: LegacySession, message: unknown, context: LegacyContext): Promise<LegacyOutcome> {
-    if (isRecord(message) && !('method' in message) && ('result' in message || 'error' in message)) {
-      return this.#answer(session, message);
-    }
+    if (isJsonRpcResponse(message)) return this.#answer(session, message);
     let id = readableId(message);
     try {
       const incoming = toIncomingMessage(message);
@@ -362,11 +360,10 @@ export class LegacyService {
   }
 
   #wireError(error: unknown, message: unknown): ProtocolError {
-    if (error instanceof ProtocolError) return error;
-    if (error instanceof EngineError) return toProtocolError(error);
-    const method = (message as { method?: unknown } | null)?.method;
-    this.#logger.error('request_failed', { method, error: String((error as Error)?.stack ?? error) });
-    return new ProtocolError(ErrorCode.InternalError, 'Internal error');
+    return toWireError(error, (unexpected) => {
+      const method = (message as { method?: unknown } | null)?.method;
+      this.#logger.error('request_failed', { method, error: String((unexpected as Error)?.stack ?? unexpected) });
+    });
   }
 }
 
