@@ -19,6 +19,8 @@ export interface EnvironmentConfig {
   tokens?: Map<string, string>;
   /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
   authorizationServers: string[];
+  /** The 2025-11-25 layer: off with BATON_LEGACY=0; BATON_ANSWER_TIMEOUT_MS bounds a question's wait. */
+  legacy: false | { answerTimeoutMs?: number };
   limits: {
     stateTtlSeconds?: number;
     maxBodyBytes?: number;
@@ -98,6 +100,10 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       .map((s) => s.trim())
       .filter(Boolean)
       .map((url) => httpUrl('BATON_AUTH_SERVERS', url)),
+    legacy:
+      env.BATON_LEGACY === '0'
+        ? false
+        : definedFields({ answerTimeoutMs: positiveInteger('BATON_ANSWER_TIMEOUT_MS', env.BATON_ANSWER_TIMEOUT_MS) }),
     limits: definedFields({
       stateTtlSeconds: positiveInteger('BATON_STATE_TTL', env.BATON_STATE_TTL),
       maxBodyBytes: positiveInteger('BATON_MAX_BODY_BYTES', env.BATON_MAX_BODY_BYTES),

@@ -38,7 +38,13 @@ import {
   type ProtectedResourceOptions,
 } from './http/index.js';
 import { docsRouter } from './http/docs-routes.js';
-import { createMcpDispatcher, type McpDispatcher, type ServerInfo } from './protocol/index.js';
+import {
+  createMcpDispatcher,
+  LegacyService,
+  type LegacyServiceOptions,
+  type McpDispatcher,
+  type ServerInfo,
+} from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
 
 /** Where tasks live and run (docs/tasks.md). Defaults: this process's memory, one instance. */
@@ -90,6 +96,11 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
    * credentials, so a page can never spend a user's token unasked.
    */
   tryItSendsToken?: boolean;
+  /**
+   * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
+   * server-to-client requests) on the same endpoint. Default: on; `false` serves 2026-07-28 only.
+   */
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
 }
 
 export interface BatonServer {
@@ -100,6 +111,8 @@ export interface BatonServer {
   instanceId: string;
   /** Present when some tool may run as a task. */
   tasks?: TaskManager;
+  /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
+  legacy: LegacyService | undefined;
   /** Starts listening; resolves with the bound address and the endpoint URL. */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
   /** Stops running task steps and closes the task store and queue (the HTTP server is the caller's). */
@@ -158,6 +171,18 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
   });
+  const legacy =
+    options.legacy === false
+      ? undefined
+      : new LegacyService({
+          ...(typeof options.legacy === 'object' ? options.legacy : {}),
+          dispatcher,
+          keyRing: options.keyRing,
+          logger,
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+        });
   const host = options.host ?? '127.0.0.1';
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
   const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
@@ -172,6 +197,7 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     headerParamsOf: (name) => registry.headerParams(name),
+    ...(legacy ? { legacy } : {}),
     routers: [
       ...((options.docs ?? !options.authenticate)
         ? [
@@ -198,6 +224,7 @@ export function createServer(options: BatonOptions): BatonServer {
     close: async () => {
       await tasks?.close();
     },
+    legacy,
     listen(port, listenHost = host) {
       return new Promise((resolve, reject) => {
         const server = app.listen(port, listenHost);

@@ -11,6 +11,7 @@ import { staticBearerTokens } from './http/index.js';
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
   return {
     ...config.limits,
+    legacy: config.legacy,
     ...(config.redisUrl ? { replayGuard: new RedisReplayGuard({ url: config.redisUrl }) } : {}),
     ...(config.tokens
       ? {

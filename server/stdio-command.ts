@@ -36,9 +36,10 @@ export async function stdioCommand(args: string[]): Promise<void> {
     ...taskOptions(config, catalogue.tools),
     keyRing: config.keyRing,
   });
-  const { dispatcher } = baton;
+  const { dispatcher, legacy } = baton;
   const connection = serveStdio({
     dispatcher,
+    ...(legacy ? { legacy } : {}),
     input: process.stdin,
     output: process.stdout,
     logger: stderrLogger,

@@ -1,6 +1,6 @@
 /**
  * The fixtures of the official conformance suite (`@modelcontextprotocol/conformance`,
- * requirements 2026-07-28), each a machine in its own file. Served only when asked for:
+ * requirements 2026-07-28 and 2025-11-25), each a machine in its own file. Served only when asked for:
  * `baton serve --conformance` or `BATON_CONFORMANCE=1` (docs/conformance.md).
  */
 import type {
@@ -15,6 +15,9 @@ import { staticTextResource } from './static-text-resource.js';
 import { templateDataResource } from './template-data-resource.js';
 import { testAudioContent } from './test-audio-content.js';
 import { testEmbeddedResource } from './test-embedded-resource.js';
+import { testElicitation } from './test-elicitation.js';
+import { testElicitationSep1034Defaults } from './test-elicitation-sep1034-defaults.js';
+import { testElicitationSep1330Enums } from './test-elicitation-sep1330-enums.js';
 import { testErrorHandling } from './test-error-handling.js';
 import { testImageContent } from './test-image-content.js';
 import { testInputRequiredResultCapabilities } from './test-input-required-result-capabilities.js';
@@ -32,9 +35,11 @@ import { testMultipleContentTypes } from './test-multiple-content-types.js';
 import { testPromptWithArguments } from './test-prompt-with-arguments.js';
 import { testPromptWithEmbeddedResource } from './test-prompt-with-embedded-resource.js';
 import { testPromptWithImage } from './test-prompt-with-image.js';
+import { testSampling } from './test-sampling.js';
 import { testSimplePrompt } from './test-simple-prompt.js';
 import { testSimpleText } from './test-simple-text.js';
 import { testStreamingElicitation } from './test-streaming-elicitation.js';
+import { testToolWithLogging } from './test-tool-with-logging.js';
 import { testToolWithProgress } from './test-tool-with-progress.js';
 import { testXMcpHeader } from './test-x-mcp-header.js';
 import {
@@ -84,6 +89,12 @@ export function conformanceFixtures(): Fixtures {
       confirmDelete,
       multiInput,
       testToolWithTask,
+      // 2025-11-25 only: questions as server-to-client requests, and log messages.
+      testElicitation,
+      testElicitationSep1034Defaults,
+      testElicitationSep1330Enums,
+      testSampling,
+      testToolWithLogging,
     ],
     prompts: [
       testSimplePrompt,

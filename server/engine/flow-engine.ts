@@ -10,6 +10,7 @@ import { canonicalJson, shortDigest } from './canonical-digest.js';
 import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
+import { isLoggingLevel, LOG_EVENT, type LogReport } from './log-reports.js';
 import { MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
 import { pooledRandomBytes } from './random-pool.js';
 import { runOnce } from './single-use-run.js';
@@ -60,6 +61,8 @@ export interface FlowCall {
    * `task` with the snapshot to continue from (tasks/task-handover.ts).
    */
   handover?: boolean;
+  /** Receives the machine's log reports (`reportLog`) during this round. */
+  onLog?: (report: LogReport) => void;
 }
 
 export interface Progress {
@@ -163,6 +166,7 @@ export class FlowEngine {
     // XState rethrows an unobserved actor error from a timer, which would take the process down.
     actor.subscribe({ error: () => {} });
     const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
+    const logs = call.onLog ? forwardLogs(actor, call.onLog) : undefined;
     try {
       actor.start();
       // Checked to be a plain object in run().
@@ -175,6 +179,7 @@ export class FlowEngine {
     } finally {
       // Nothing more may be reported once the round has an answer (spec, progress).
       progress?.unsubscribe();
+      logs?.unsubscribe();
       actor.stop();
     }
   }
@@ -398,6 +403,14 @@ export class FlowEngine {
     }
     return { kind: 'input_required', inputRequests, requestState: sealed.token };
   }
+}
+
+function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
+  return actor.on(LOG_EVENT, (event: AnyEventObject) => {
+    const { level, data, logger } = event as unknown as LogReport;
+    if (!isLoggingLevel(level)) return;
+    onLog({ level, data, ...(typeof logger === 'string' ? { logger } : {}) });
+  });
 }
 
 function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {

@@ -44,6 +44,15 @@ export { SINGLE_USE_TAG } from './input-states.js';
 export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';
 export { reportProgress, PROGRESS_EVENT, type ProgressReport, type UnsupportedEvent } from './input-states.js';
 export type { Progress } from './flow-engine.js';
+export {
+  reportLog,
+  isLoggingLevel,
+  LOG_EVENT,
+  LOGGING_LEVELS,
+  type LogReport,
+  type LoggingLevel,
+} from './log-reports.js';
+export { runLiveFlow, type AnswerLive, type LiveAnswers } from './live-flow.js';
 export { respondWith } from './instant-machine.js';
 export { machineProblems, type MachineCheckOptions } from './machine-checks.js';
 export { withActorInputs, type ActorInput } from './machine-json.js';

@@ -5,9 +5,10 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
-import { ANONYMOUS, type McpDispatcher } from '../protocol/index.js';
+import { ANONYMOUS, type LegacyService, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
 import { ConcurrencyGate } from './concurrency-limit.js';
+import { legacyDelete, legacyGet } from './legacy-endpoint.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
 import type { HeaderParamsOf } from './standard-headers.js';
 import { protectedResourceRouter, resourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
@@ -34,6 +35,8 @@ export interface HttpAppOptions {
   protectedResource?: ProtectedResourceOptions;
   /** The tools' `x-mcp-header` parameters, whose `Mcp-Param-*` headers are checked against the body. */
   headerParamsOf?: HeaderParamsOf;
+  /** Serves 2025-11-25 clients (initialize, sessions, GET and DELETE) on the same endpoint. */
+  legacy?: LegacyService;
 }
 
 export const DEFAULT_MAX_CONCURRENT_REQUESTS = 256;
@@ -52,6 +55,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
   const path = options.path ?? '/mcp';
   const router = new Router();
+  const authenticate = options.authenticate ?? (async () => ANONYMOUS);
 
   router.post(
     path,
@@ -59,12 +63,18 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
       bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
       dispatcher: options.dispatcher,
-      authenticate: options.authenticate ?? (async () => ANONYMOUS),
+      authenticate,
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
       ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
+      ...(options.legacy ? { legacy: options.legacy } : {}),
     }),
   );
+  if (options.legacy) {
+    // GET and DELETE of a 2025-11-25 session; without a session id they fall through to the 405.
+    router.get(path, legacyGet(options.legacy, authenticate));
+    router.delete(path, legacyDelete(options.legacy, authenticate));
+  }
   // No standalone SSE stream and no sessions in 2026-07-28 (spec: GET and DELETE answer 405).
   router.all(path, (ctx) => {
     ctx.set('Allow', 'POST');

@@ -8,12 +8,16 @@ import {
   errorResponse,
   parseJson,
   ProtocolError,
+  isJsonRpcResponse,
+  isLegacyMessage,
   readableId,
+  type LegacyService,
   type McpDispatcher,
 } from '../protocol/index.js';
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
 import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
+import { legacyPost, sessionHeader } from './legacy-endpoint.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
 
@@ -27,6 +31,8 @@ export interface McpEndpointOptions {
   resourceMetadataUrl?: string;
   /** The tools' `x-mcp-header` parameters (see standard-headers.ts). */
   headerParamsOf?: HeaderParamsOf;
+  /** Serves 2025-11-25 clients (initialize, sessions) on the same endpoint. */
+  legacy?: LegacyService;
 }
 
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
@@ -51,8 +57,10 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     }
 
     let message: unknown;
+    let body: string | undefined;
     try {
-      message = parseJson(await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs));
+      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs);
+      message = parseJson(body);
     } catch (error) {
       if (error instanceof BodyTooLargeError) {
         ctx.set('Connection', 'close');
@@ -81,6 +89,16 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     }
     let outcome;
     try {
+      // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
+      if (options.legacy && isLegacyMessage(message, sessionHeader(ctx) !== undefined)) {
+        // A response's result is the client's answer: the envelope dropped it, so read it again.
+        const full = isJsonRpcResponse(message) ? (JSON.parse(body!) as unknown) : message;
+        body = undefined;
+        await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: controller.signal });
+        return;
+      }
+      // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
+      body = undefined;
       outcome = await options.dispatcher.dispatch(message, {
         principal,
         signal: controller.signal,

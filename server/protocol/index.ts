@@ -17,3 +17,12 @@ export { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
 export { describeTool } from './methods/tools-list.js';
+export {
+  isJsonRpcResponse,
+  isLegacyMessage,
+  isLegacyVersion,
+  LEGACY_PROTOCOL_VERSIONS,
+  LegacyService,
+  LegacySession,
+  type LegacyServiceOptions,
+} from './legacy/index.js';

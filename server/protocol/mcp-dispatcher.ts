@@ -4,9 +4,8 @@
  * `_meta` (-32602, 400) -> transport headers (-32020) -> version (-32022) -> method (-32601, 404)
  * -> params and handler (-32602, -32021, -32603). Every error echoes the request id when readable.
  */
-import { EngineError, type Logger } from '../engine/index.js';
-import { toProtocolError } from './engine-errors.js';
-import { ErrorCode } from './error-catalogue.js';
+import type { Logger } from '../engine/index.js';
+import { toWireError } from './engine-errors.js';
 import {
   errorResponse,
   readableId,
@@ -18,7 +17,7 @@ import {
 } from './json-rpc.js';
 import { CANCELLED, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
-import { methodNotFound, ProtocolError } from './protocol-error.js';
+import { methodNotFound } from './protocol-error.js';
 import { assertSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 
@@ -57,6 +56,24 @@ export class McpDispatcher {
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+  }
+
+  get serverInfo(): ServerInfo {
+    return this.#options.serverInfo;
+  }
+
+  capabilities(): Record<string, unknown> {
+    return this.#options.capabilities();
+  }
+
+  /**
+   * A method's handler when it exists and its capability is advertised, for the 2025-11-25 layer
+   * (server/protocol/legacy/), which runs its own checks and then the same handlers.
+   */
+  method(name: string): MethodSpec | undefined {
+    const spec = Object.hasOwn(this.#options.methods, name) ? this.#options.methods[name] : undefined;
+    if (!spec || (spec.capability && !Object.hasOwn(this.#options.capabilities(), spec.capability))) return undefined;
+    return spec;
   }
 
   async dispatch(message: unknown, transport: TransportContext): Promise<Dispatched> {
@@ -119,14 +136,13 @@ export class McpDispatcher {
   }
 
   #errorOutcome(id: ReturnType<typeof readableId>, error: unknown, message: unknown): Dispatched {
-    let wire: ProtocolError;
-    if (error instanceof ProtocolError) wire = error;
-    else if (error instanceof EngineError) wire = toProtocolError(error);
-    else {
+    const wire = toWireError(error, (unexpected) => {
       const method = (message as { method?: unknown } | null)?.method;
-      this.#options.logger.error('request_failed', { method, error: String((error as Error)?.stack ?? error) });
-      wire = new ProtocolError(ErrorCode.InternalError, 'Internal error');
-    }
+      this.#options.logger.error('request_failed', {
+        method,
+        error: String((unexpected as Error)?.stack ?? unexpected),
+      });
+    });
     return { type: 'response', response: errorResponse(id, wire), httpStatus: wire.httpStatus };
   }
 }

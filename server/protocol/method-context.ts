@@ -1,4 +1,5 @@
 /** What a method handler gets: one request, already through the validation ladder. */
+import type { FlowCall, FlowEngine, FlowOutcome } from '../engine/index.js';
 import type { RequestId } from './json-rpc.js';
 import type { Principal } from './principal.js';
 import type { RequestMeta } from './request-meta.js';
@@ -13,6 +14,11 @@ export interface MethodContext {
   signal: AbortSignal;
   /** Sends a notification tied to this request (progress); on HTTP it opens the SSE stream. */
   notify: (notification: { method: string; params: Record<string, unknown> }) => void;
+  /**
+   * Runs a flow round in place of `engine.run`: the 2025-11-25 layer (server/protocol/legacy/)
+   * answers questions live with server-to-client requests. Unset on 2026-07-28.
+   */
+  runFlow?: (engine: FlowEngine, call: FlowCall) => Promise<FlowOutcome>;
 }
 
 /** A handler's answer; the dispatcher adds `_meta.serverInfo` and defaults `resultType`. */

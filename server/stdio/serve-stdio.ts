@@ -21,10 +21,12 @@ import {
   parseJson,
   ProtocolError,
   readableId,
+  type LegacyService,
   type McpDispatcher,
   type Principal,
   type RequestId,
 } from '../protocol/index.js';
+import { LegacyStdio } from './legacy-stdio.js';
 import { LineSplitter, type Line } from './line-splitter.js';
 import { STDIO_PRINCIPAL } from './stdio-principal.js';
 
@@ -41,6 +43,8 @@ export interface StdioOptions {
   maxInFlight?: number;
   /** How long requests in flight may still run after the input ends (default 30 s, a round's budget). */
   drainTimeoutMs?: number;
+  /** Serves 2025-11-25 clients (initialize, questions as server-to-client requests) too. */
+  legacy?: LegacyService;
 }
 
 export interface StdioConnection {
@@ -59,6 +63,7 @@ export function serveStdio(options: StdioOptions): StdioConnection {
   const maxInFlight = options.maxInFlight ?? 64;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const splitter = new LineSplitter(maxLineBytes);
+  const legacy = options.legacy ? new LegacyStdio(options.legacy, principal, write, logger) : undefined;
   const inFlight = new Map<RequestId, AbortController>();
   /** Messages still being dispatched, requests and notifications alike. */
   let pending = 0;
@@ -76,6 +81,7 @@ export function serveStdio(options: StdioOptions): StdioConnection {
 
   function abortAll(reason: string): void {
     for (const controller of inFlight.values()) controller.abort(new Error(reason));
+    legacy?.close();
   }
 
   /** After each message: resume reading if a flood paused it; at end of input, close when idle. */
@@ -147,7 +153,8 @@ export function serveStdio(options: StdioOptions): StdioConnection {
       return;
     }
     pending += 1;
-    handle(message)
+    // The 2025-11-25 wire (initialize, then a session) goes to its own layer (legacy-stdio.ts).
+    (legacy?.claims(message) ? legacy.handle(message, line.text) : handle(message))
       .catch((error: unknown) => logger.error('stdio_dispatch_failed', { error: String(error) }))
       .finally(() => {
         pending -= 1;

@@ -1,9 +1,11 @@
 /**
- * What a real client sees, whatever the transport: the official `@modelcontextprotocol/client`,
- * pinned to 2026-07-28, lets the SDK loop the input_required rounds itself (it re-sends the
- * original params with `inputResponses` and the echoed `requestState`). The same cases run over
+ * What a real client sees, whatever the transport and era: the official
+ * `@modelcontextprotocol/client`, either pinned to 2026-07-28 (the SDK loops the input_required
+ * rounds itself: it re-sends the original params with `inputResponses` and the echoed
+ * `requestState`) or in its default `legacy` mode (2025-11-25: initialize, a session, and each
+ * question an `elicitation/create` request on the call's stream). The same cases run over
  * Streamable HTTP and over stdio (official-client-http.test.ts, official-client-stdio.test.ts),
- * so the two transports cannot drift apart.
+ * so neither the two transports nor the two eras can drift apart.
  *
  * The elicitation handler answers from a small table keyed by the field names in each request's
  * `requestedSchema`, so the tests read as "what the user chose".
@@ -18,6 +20,8 @@ import {
   type ElicitResult,
   type Transport,
 } from '@modelcontextprotocol/client';
+
+export type Era = 'modern' | 'legacy';
 
 export interface ClientTarget {
   /** A fresh transport for one client: HTTP to the running server, or a new `baton stdio` process. */
@@ -79,13 +83,13 @@ async function answer(
   return { action: 'accept', content };
 }
 
-async function connectClient(target: ClientTarget, options: ConnectOptions): Promise<Scripted> {
+async function connectClient(target: ClientTarget, era: Era, options: ConnectOptions): Promise<Scripted> {
   const capabilities = options.capabilities ?? FULL_CAPABILITIES;
   const client = new Client(
     { name: 'baton-official-client-test', version: '1.0.0' },
     {
       capabilities,
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
       // Small on purpose: an endless re-ask would surface as a round-limit error, not a hang.
       inputRequired: { autoFulfill: true, maxRounds: 5 },
     },
@@ -102,7 +106,8 @@ async function connectClient(target: ClientTarget, options: ConnectOptions): Pro
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async ({ params }, context) => {
       seen.push({
-        // The SDK hands the inputRequests key over as the request id of the synthesized context.
+        // The SDK hands the inputRequests key over as the request id of the synthesized context
+        // (modern); in legacy mode it is the JSON-RPC id of the server's request.
         key: String(context.mcpReq.id),
         mode: params.mode === 'url' ? 'url' : 'form',
         fields: params.mode === 'url' ? [] : Object.keys(params.requestedSchema.properties),
@@ -132,12 +137,17 @@ async function protocolErrorFrom(promise: Promise<unknown>): Promise<ProtocolErr
   expect.fail('expected the call to fail with a ProtocolError');
 }
 
-/** Registers the cases; call inside the transport's `describe`, after its `before` hook. */
-export function clientCases(target: ClientTarget): void {
+/**
+ * Registers the cases; call inside the transport's `describe`, after its `before` hook. Rounds
+ * are tools/call legs, so only the modern era has more than one; the legacy era checks the same
+ * questions in the same order on one call.
+ */
+export function clientCases(target: ClientTarget, era: Era = 'modern'): void {
   const clients: Scripted[] = [];
+  const modern = era === 'modern';
 
   async function connect(options: ConnectOptions = {}): Promise<Scripted> {
-    const scripted = await connectClient(target, options);
+    const scripted = await connectClient(target, era, options);
     clients.push(scripted);
     return scripted;
   }
@@ -147,17 +157,28 @@ export function clientCases(target: ClientTarget): void {
   });
 
   describe('connect and discovery', () => {
-    it('negotiates 2026-07-28 through server/discover and reads serverInfo and capabilities', async () => {
-      const { client } = await connect();
-      expect(client.getProtocolEra()).to.equal('modern');
-      expect(client.getNegotiatedProtocolVersion()).to.equal('2026-07-28');
-      expect(client.getServerVersion()).to.include({ name: 'baton' });
-      expect(client.getServerVersion()?.version).to.be.a('string').and.not.empty;
-      expect(client.getServerCapabilities()).to.have.property('tools');
+    if (modern) {
+      it('negotiates 2026-07-28 through server/discover and reads serverInfo and capabilities', async () => {
+        const { client } = await connect();
+        expect(client.getProtocolEra()).to.equal('modern');
+        expect(client.getNegotiatedProtocolVersion()).to.equal('2026-07-28');
+        expect(client.getServerVersion()).to.include({ name: 'baton' });
+        expect(client.getServerVersion()?.version).to.be.a('string').and.not.empty;
+        expect(client.getServerCapabilities()).to.have.property('tools');
 
-      const discovered = await client.discover();
-      expect(discovered.supportedVersions).to.include('2026-07-28');
-    });
+        const discovered = await client.discover();
+        expect(discovered.supportedVersions).to.include('2026-07-28');
+      });
+    } else {
+      it('initializes a 2025-11-25 session and reads serverInfo and capabilities', async () => {
+        const { client } = await connect();
+        expect(client.getProtocolEra()).to.equal('legacy');
+        expect(client.getNegotiatedProtocolVersion()).to.equal('2025-11-25');
+        expect(client.getServerVersion()).to.include({ name: 'baton' });
+        expect(client.getServerCapabilities()).to.include.keys('tools', 'logging');
+        await client.ping();
+      });
+    }
   });
 
   describe('tools/list', () => {
@@ -187,7 +208,7 @@ export function clientCases(target: ClientTarget): void {
       expect(result.structuredContent).to.include({ released: true, service: 'billing', window: 'tonight' });
       expect(seen.map((request) => [request.fields, request.round])).to.deep.equal([
         [['window'], 1],
-        [['confirm'], 2],
+        [['confirm'], modern ? 2 : 1],
       ]);
     });
 
@@ -221,12 +242,12 @@ export function clientCases(target: ClientTarget): void {
       expect(result.isError ?? false).to.equal(false);
       expect(result.structuredContent).to.include({ project: 'atlas', size: 'medium', region: 'eu-west' });
 
-      const firstRound = seen.filter((request) => request.round === 1);
+      const firstRound = seen.slice(0, 2);
       expect(firstRound.map((request) => request.fields[0])).to.have.members(['size', 'region']);
       expect(new Set(firstRound.map((request) => request.key)).size).to.equal(2);
       const confirmIndex = seen.findIndex((request) => request.fields.includes('confirm'));
       expect(confirmIndex).to.equal(2);
-      expect(seen[confirmIndex]!.round).to.equal(2);
+      expect(seen.map((request) => request.round)).to.deep.equal(modern ? [1, 1, 2] : [1, 1, 1]);
     });
   });
 
@@ -308,6 +329,8 @@ export function clientCases(target: ClientTarget): void {
       );
       expect(error.code).to.equal(-32021);
       expect(error.data).to.have.nested.property('requiredCapabilities.elicitation');
+      // Some clients show only the message: it names the capability too.
+      expect(error.message).to.include('elicitation.form');
     });
   });
 }

@@ -27,8 +27,10 @@ describe('official client (@modelcontextprotocol/client) against Baton over Stre
     await server?.close();
   });
 
-  clientCases({
+  const target = {
     transport: async () => new StreamableHTTPClientTransport(new URL(server.url)),
     pageOrigin: () => server.origin,
-  });
+  };
+  describe('2026-07-28', () => clientCases(target, 'modern'));
+  describe('2025-11-25 (the client in legacy mode: initialize and a session)', () => clientCases(target, 'legacy'));
 });

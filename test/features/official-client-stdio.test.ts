@@ -39,7 +39,7 @@ describe('official client (@modelcontextprotocol/client) against `baton stdio`',
     }
   });
 
-  clientCases({
+  const target = {
     async transport() {
       const port = await freePort();
       pageOrigin = `http://127.0.0.1:${port}`;
@@ -63,5 +63,8 @@ describe('official client (@modelcontextprotocol/client) against `baton stdio`',
       return transport;
     },
     pageOrigin: () => pageOrigin,
-  });
+  };
+  describe('2026-07-28', () => clientCases(target, 'modern'));
+  describe('2025-11-25 (the client in legacy mode: initialize, the process is the session)', () =>
+    clientCases(target, 'legacy'));
 });

@@ -236,6 +236,14 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
       expectError(response, 400, -32022, 12);
       expect(response.body.error.data).to.deep.equal({ supported: ['2026-07-28'], requested: 'v999.0.0' });
     });
+  });
+
+  describe('a 2026-07-28-only server (legacy: false) and a 2025-era initialize', () => {
+    let modernOnly: RunningServer;
+    before(async () => {
+      modernOnly = await startTestServer({ legacy: false });
+    });
+    after(() => modernOnly.close());
 
     it('answers a legacy initialize (no _meta) the modern way, naming the supported versions', async () => {
       const message = {
@@ -244,14 +252,14 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
         method: 'initialize',
         params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } },
       };
-      const response = await postRaw(server.url, JSON.stringify(message), { 'content-type': 'application/json' });
+      const response = await postRaw(modernOnly.url, JSON.stringify(message), { 'content-type': 'application/json' });
       expectError(response, 400, -32022, 13);
       expect(response.body.error.data).to.deep.equal({ supported: ['2026-07-28'], requested: '2025-06-18' });
     });
 
     it('answers a legacy initialize that names no version with an empty requested string', async () => {
       const message = { jsonrpc: '2.0', id: 131, method: 'initialize', params: {} };
-      const response = await postRaw(server.url, JSON.stringify(message), { 'content-type': 'application/json' });
+      const response = await postRaw(modernOnly.url, JSON.stringify(message), { 'content-type': 'application/json' });
       expectError(response, 400, -32022, 131);
       expect(response.body.error.data).to.deep.equal({ supported: ['2026-07-28'], requested: '' });
     });

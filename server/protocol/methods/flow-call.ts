@@ -3,7 +3,7 @@
  * request, with progress forwarded when the client sent a progressToken, and answer either the
  * method's complete result or `input_required` (spec, basic/patterns/mrtr).
  */
-import type { FlowDefinition, FlowEngine, FlowOutcome } from '../../engine/index.js';
+import type { FlowCall, FlowDefinition, FlowEngine, FlowOutcome } from '../../engine/index.js';
 import { CANCELLED, type MethodContext, type MethodResult } from '../method-context.js';
 
 export interface FlowRound {
@@ -25,7 +25,8 @@ export async function runFlowRound(
 ): Promise<MethodResult | typeof CANCELLED> {
   const { params, meta, principal, signal, notify } = context;
   const { progressToken } = meta;
-  const outcome = await engine.run({
+  const run = context.runFlow ?? ((flowEngine: FlowEngine, call: FlowCall) => flowEngine.run(call));
+  const outcome = await run(engine, {
     flow: round.flow,
     arguments: round.arguments,
     principal: principal.id,
