@@ -32,12 +32,14 @@ function classify(
   if (snapshot.status === 'error') return { kind: 'error', error: snapshot.error };
   if (snapshot.status !== 'active') return { kind: 'aborted' };
   if (running(snapshot)) return undefined;
-  if (snapshot.hasTag(INPUT_TAG)) return { kind: 'waiting', snapshot };
   const timers = pendingTimers(actor);
-  if (timers.length === 0) return { kind: 'stuck', value: snapshot.value };
   const nearest = Math.min(...timers.map((t) => t.dueAt));
-  // A timer about to fire is cheaper to wait for here than to persist and wake up for.
-  return nearest - now() > inlineTimerMs ? { kind: 'sleeping', snapshot } : undefined;
+  // A timer about to fire (or one that woke this step) is waited for here, even at a question:
+  // it may move the machine on, and persisting it only to wake up again at once would loop.
+  if (nearest - now() <= inlineTimerMs) return undefined;
+  if (snapshot.hasTag(INPUT_TAG)) return { kind: 'waiting', snapshot };
+  if (timers.length === 0) return { kind: 'stuck', value: snapshot.value };
+  return { kind: 'sleeping', snapshot };
 }
 
 export async function settleStep(
