@@ -113,6 +113,13 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
       'steps resumed after the kill',
     ).to.be.greaterThan(0);
 
+    // A cancel sent to one instance stops a step running on any of them (Redis pub/sub).
+    const doomed = await create(survivors[0]!, 60);
+    await waitingFor(survivors[0]!.url, doomed, (t) => /Building/.test(t.statusMessage ?? ''));
+    resultOf(await taskRpc(survivors[1]!.url, 'tasks/cancel', { taskId: doomed }));
+    const cancelled = await waitingFor(survivors[0]!.url, doomed, (t) => t.status === 'cancelled');
+    expect(cancelled.status).to.equal('cancelled');
+
     // Each task promoted exactly once, though some promotion steps may have been run again.
     expect(existsSync(journal)).to.equal(true);
     const promotions = readFileSync(journal, 'utf8')
