@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { createServer } from './create-server.js';
-import { securityOptions } from './security-options.js';
+import { openHostWarning, securityOptions } from './security-options.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { stdioCommand } from './stdio-command.js';
@@ -27,6 +27,8 @@ Commands:
 async function serve(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+  const openHost = openHostWarning(config);
+  if (openHost && !cluster.isWorker) process.stderr.write(`${openHost}\n`);
   const workers = workerCountFrom(args);
   if (workers !== undefined && cluster.isPrimary) {
     process.exit(await runWorkerCluster({ workers, logger: stderrLogger }));

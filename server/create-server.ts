@@ -3,7 +3,7 @@
  * (key ring, clock, randomness, logger, auth) is injected with a default; there are no module
  * singletons, so tests run several independent servers in one process.
  */
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type Router from '@koa/router';
@@ -23,10 +23,14 @@ import {
   type ToolDefinition,
 } from './engine/index.js';
 import {
+  capSocketsPerClient,
   createHttpApp,
+  DEFAULT_CONNECTION_LIMITS,
   isLoopbackHost,
+  serverTimeoutOptions,
   LOOPBACK_HOSTS,
   type Authenticate,
+  type ConnectionLimits,
   type OriginPolicy,
   type ProtectedResourceOptions,
 } from './http/index.js';
@@ -50,6 +54,11 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   maxBodyBytes?: number;
   /** Time a client has to send the whole body once its headers arrived (10 s). */
   bodyTimeoutMs?: number;
+  /** Request-body bytes held at once across all connections (64 MiB) and per client address (16 MiB). */
+  maxBodyBytesInFlight?: number;
+  maxBodyBytesPerClient?: number;
+  /** Header, request and keep-alive timeouts, and sockets per client address (connection-limits.ts). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Names this instance in the `Baton-Instance` header (default `hostname:pid`). */
   instanceId?: string;
   pageSize?: number;
@@ -102,6 +111,8 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+    ...(options.maxBodyBytesInFlight ? { maxBodyBytesInFlight: options.maxBodyBytesInFlight } : {}),
+    ...(options.maxBodyBytesPerClient ? { maxBodyBytesPerClient: options.maxBodyBytesPerClient } : {}),
     headerParamsOf: (name) => registry.headerParams(name),
     routers: [
       ...((options.docs ?? !options.authenticate)
@@ -125,7 +136,10 @@ export function createServer(options: BatonOptions): BatonServer {
     instanceId,
     listen(port, listenHost = host) {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, listenHost);
+        const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+        const server = createHttpServer(serverTimeoutOptions(limits), app.callback());
+        capSocketsPerClient(server, limits.maxSocketsPerClient);
+        server.listen(port, listenHost);
         server.once('error', reject);
         server.once('listening', () => {
           const address = server.address() as AddressInfo;

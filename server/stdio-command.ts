@@ -13,8 +13,8 @@ import Koa from 'koa';
 import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
 import { createServer } from './create-server.js';
 import { stderrLogger } from './engine/index.js';
-import { isLoopbackHost, LOOPBACK_HOSTS, originGuard } from './http/index.js';
-import { securityOptions } from './security-options.js';
+import { originGuard } from './http/index.js';
+import { originPolicyOf, securityOptions } from './security-options.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { principalFromEnvironment, serveStdio } from './stdio/index.js';
 import { createMemoryVault, vaultPageRouter, type SecretVault } from '../machines/index.js';
@@ -23,7 +23,7 @@ export async function stdioCommand(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
   const vault = createMemoryVault();
-  const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config.host);
+  const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config);
   const examples = { publicUrl: process.env.BATON_PUBLIC_URL ? config.publicUrl : page.origin, vault };
   const catalogue = servedCatalogue(args, examples);
   // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
@@ -49,9 +49,10 @@ export async function stdioCommand(args: string[]): Promise<void> {
   process.stdout.write('', () => process.exit(0));
 }
 
-async function listenVaultPage(vault: SecretVault, port: number, host: string) {
+async function listenVaultPage(vault: SecretVault, port: number, config: Parameters<typeof originPolicyOf>[0]) {
+  const { host } = config;
   const app = new Koa();
-  app.use(originGuard(isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {}));
+  app.use(originGuard(originPolicyOf(config)));
   app.use(vaultPageRouter(vault).routes());
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host);

@@ -7,6 +7,7 @@ import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
 import { ANONYMOUS, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
+import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_BYTES_PER_CLIENT } from './body-budget.js';
 import { ConcurrencyGate } from './concurrency-limit.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
 import type { HeaderParamsOf } from './standard-headers.js';
@@ -22,6 +23,9 @@ export interface HttpAppOptions {
   originPolicy?: OriginPolicy;
   /** Largest request body accepted, in bytes (1 MiB: room for a full-size requestState). */
   maxBodyBytes?: number;
+  /** Request-body bytes held at once across all connections (64 MiB), and per client address (16 MiB). */
+  maxBodyBytesInFlight?: number;
+  maxBodyBytesPerClient?: number;
   /** Sent as `Baton-Instance` on every response. */
   instanceId: string;
   /** Extra routes (docs pages, example pages) mounted beside the endpoint. */
@@ -61,6 +65,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       dispatcher: options.dispatcher,
       authenticate: options.authenticate ?? (async () => ANONYMOUS),
       maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      bodyBudget: new BodyBudget({
+        totalBytes: options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT,
+        perClientBytes: options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT,
+      }),
       ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
       ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
     }),
