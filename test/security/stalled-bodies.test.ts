@@ -43,7 +43,7 @@ describe('1,000 stalled 1 MiB bodies', function () {
     return third.body.result?.structuredContent?.released;
   }
 
-  it('keeps RSS within 150 MB of its idle reading, and honest flows complete meanwhile', async () => {
+  it('keeps RSS within 150 MB of its idle reading, and honest flows complete meanwhile', async function () {
     expect(await release('127.0.0.2')).to.equal(true);
     const before = residentBytes(baton.pid);
     if (before === undefined) this.skip();
