@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { createServer } from './create-server.js';
-import { openHostWarning, securityOptions } from './security-options.js';
+import { checkSingleUseGuard, openHostWarning, securityOptions } from './security-options.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { stdioCommand } from './stdio-command.js';
@@ -34,12 +34,14 @@ async function serve(args: string[]): Promise<void> {
     process.exit(await runWorkerCluster({ workers, logger: stderrLogger }));
   }
   const vault = createMemoryVault();
+  const security = securityOptions(config);
+  await checkSingleUseGuard(security, stderrLogger);
   const baton = createServer({
     ...servedCatalogue(args, { publicUrl: config.publicUrl, vault }),
     keyRing: config.keyRing,
     host: config.host,
     routers: [vaultPageRouter(vault)],
-    ...securityOptions(config),
+    ...security,
   });
   const { server, url } = await baton.listen(config.port, config.host);
   stderrLogger.info('listening', { url, instance: baton.instanceId, tools: baton.registry.list().map((t) => t.name) });

@@ -5,7 +5,7 @@
  */
 import type { EnvironmentConfig } from './config.js';
 import type { BatonOptions } from './create-server.js';
-import { definedFields, RedisReplayGuard } from './engine/index.js';
+import { ConfigurationError, definedFields, RedisReplayGuard, type Logger } from './engine/index.js';
 import { isLoopbackHost, LOOPBACK_HOSTS, staticBearerTokens, type OriginPolicy } from './http/index.js';
 
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
@@ -55,4 +55,26 @@ export function openHostWarning(config: Pick<EnvironmentConfig, 'host' | 'allowe
     '################################################################################',
     '',
   ].join('\n');
+}
+
+/**
+ * Checks the Redis behind the single-use guard before serving: a setting that breaks exactly once
+ * stops the server (exit 78, with the fix); a weaker one is logged. Redis down at start-up is
+ * logged too: single-use rounds fail closed until it is back.
+ */
+export async function checkSingleUseGuard(options: Partial<BatonOptions>, logger: Logger): Promise<void> {
+  const guard = options.replayGuard;
+  if (!(guard instanceof RedisReplayGuard)) return;
+  let report;
+  try {
+    report = await guard.check();
+  } catch (error) {
+    logger.warn('redis_guard_unchecked', { error: String(error) });
+    return;
+  }
+  for (const message of report.warnings) logger.warn('redis_guard_setting', { message });
+  if (report.problems.length > 0) {
+    await guard.close();
+    throw new ConfigurationError(report.problems.join('\n'));
+  }
 }

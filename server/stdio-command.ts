@@ -14,7 +14,7 @@ import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
 import { createServer } from './create-server.js';
 import { stderrLogger } from './engine/index.js';
 import { originGuard } from './http/index.js';
-import { originPolicyOf, securityOptions } from './security-options.js';
+import { checkSingleUseGuard, originPolicyOf, securityOptions } from './security-options.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { principalFromEnvironment, serveStdio } from './stdio/index.js';
 import { createMemoryVault, vaultPageRouter, type SecretVault } from '../machines/index.js';
@@ -29,6 +29,7 @@ export async function stdioCommand(args: string[]): Promise<void> {
   // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
   // environment (spec, basic/authorization).
   const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
+  await checkSingleUseGuard(options, stderrLogger);
   const { dispatcher } = createServer({ ...catalogue, ...options, keyRing: config.keyRing });
   const connection = serveStdio({
     dispatcher,

@@ -10,7 +10,7 @@ import { canonicalJson, shortDigest } from './canonical-digest.js';
 import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
-import { MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
+import { DEFAULT_SINGLE_USE_QUOTA, MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
 import { pooledRandomBytes } from './random-pool.js';
 import { runOnce } from './single-use-run.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
@@ -40,6 +40,8 @@ export interface FlowEngineOptions {
   maxRounds?: number;
   /** Where single-use states are claimed (in memory by default; Redis for a fleet). */
   replayGuard?: ReplayGuard;
+  /** Live single-use claims one caller may hold (1,000). */
+  singleUseQuota?: number;
 }
 
 export interface FlowCall {
@@ -47,6 +49,8 @@ export interface FlowCall {
   arguments: Record<string, unknown>;
   /** Who is calling, from the auth hook (`anonymous` when there is none). */
   principal: string;
+  /** Whose quota a single-use claim counts against (default: the principal). */
+  quotaOwner?: string;
   clientCapabilities: ClientCapabilities;
   inputResponses?: unknown;
   requestState?: unknown;
@@ -99,6 +103,7 @@ export class FlowEngine {
   readonly #budget: number;
   readonly #maxRounds: number;
   readonly #guard: ReplayGuard;
+  readonly #quota: number;
   readonly #validator = new JsonSchemaValidator();
   readonly #versions = new WeakMap<AnyStateMachine, string>();
 
@@ -112,6 +117,7 @@ export class FlowEngine {
     this.#budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
     this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
     this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
+    this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
   }
 
   /** The structural version of a machine, computed once. */
@@ -141,6 +147,8 @@ export class FlowEngine {
       now: this.#clock(),
       budgetMs: call.flow.timeBudgetMs ?? this.#budget,
       target: binding.target,
+      scope: { owner: call.quotaOwner ?? call.principal, quota: this.#quota, issuedAt: resumed.claims.issuedAt },
+      ...(answersAny(resumed.claims.asked, call.inputResponses) ? {} : { unanswered: call.requestState as string }),
     };
     return runOnce(single, () => this.#runRound(call, binding, resumed));
   }
@@ -369,6 +377,11 @@ export class FlowEngine {
     }
     return { kind: 'input_required', inputRequests, requestState };
   }
+}
+
+/** Whether `responses` holds an answer to any of the keys asked. */
+function answersAny(asked: string[], responses: unknown): boolean {
+  return isRecord(responses) && asked.some((key) => Object.hasOwn(responses, key));
 }
 
 function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {

@@ -24,6 +24,8 @@ export async function runFlowRound(
     flow: round.flow,
     arguments: round.arguments,
     principal: principal.id,
+    // Anonymous callers share one id: a quota per principal would let one of them use up everyone's.
+    quotaOwner: principal.authenticated || !principal.client ? principal.id : `client ${principal.client}`,
     clientCapabilities: meta.clientCapabilities,
     ...(params.inputResponses === undefined ? {} : { inputResponses: params.inputResponses }),
     ...(params.requestState === undefined ? {} : { requestState: params.requestState }),
