@@ -6,7 +6,12 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { requestMeta, standardHeaders, type RawResponse } from './mcp-http.js';
 
-export function postFrom(localAddress: string, url: string, message: Record<string, any>): Promise<RawResponse> {
+export function postFrom(
+  localAddress: string,
+  url: string,
+  message: Record<string, any>,
+  extraHeaders: Record<string, string> = {},
+): Promise<RawResponse> {
   const body = JSON.stringify(message);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -15,7 +20,7 @@ export function postFrom(localAddress: string, url: string, message: Record<stri
         method: 'POST',
         localAddress,
         agent: false,
-        headers: { ...standardHeaders(message), 'content-length': Buffer.byteLength(body) },
+        headers: { ...standardHeaders(message), 'content-length': Buffer.byteLength(body), ...extraHeaders },
       },
       (res) => {
         let text = '';
