@@ -9,9 +9,12 @@ import { hostname } from 'node:os';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import {
+  ConfigurationError,
+  docsEffectProblems,
   FlowEngine,
   PromptRegistry,
   ResourceRegistry,
+  reusableEffectWarnings,
   stderrLogger,
   ToolRegistry,
   type FlowEngineOptions,
@@ -87,6 +90,16 @@ export interface BatonServer {
 export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
   const registry = new ToolRegistry(options.tools);
+  for (const message of registry.list().flatMap(reusableEffectWarnings)) {
+    logger.warn('effect_after_reusable_state', { message });
+  }
+  const docs = options.docs ?? !options.authenticate;
+  const docsEffects = docs ? registry.list().flatMap(docsEffectProblems) : [];
+  if (docsEffects.length > 0) {
+    throw new ConfigurationError(
+      `The docs run each tool's example, and would run these effects for real:\n  - ${docsEffects.join('\n  - ')}\nOr serve without docs: createServer({ docs: false }).`,
+    );
+  }
   const engine = new FlowEngine({ ...options, logger });
   const dispatcher = createMcpDispatcher({
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
@@ -115,7 +128,7 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.maxBodyBytesPerClient ? { maxBodyBytesPerClient: options.maxBodyBytesPerClient } : {}),
     headerParamsOf: (name) => registry.headerParams(name),
     routers: [
-      ...((options.docs ?? !options.authenticate)
+      ...(docs
         ? [
             docsRouter({
               content: { tools: registry.list(), prompts: options.prompts, resources: options.resources },

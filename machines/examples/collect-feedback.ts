@@ -37,6 +37,9 @@ export const simulatedSaveFeedback = fromPromise<{ ticketId: string }, StoredFee
   ticketId: `FB-${createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 6)}`,
 }));
 
+/** What the docs' example runs instead of storing: the same ticket id, and nothing stored. */
+const exampleSaveFeedback = simulatedSaveFeedback;
+
 const feedbackSetup = setup({
   types: {} as { context: FeedbackContext; input: FeedbackArgs; events: AnswerEvent },
   actions: {
@@ -113,6 +116,9 @@ export const collectFeedbackTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   machine: collectFeedbackMachine,
   exampleArguments: { subject: 'the billing 2.4.0 release' },
+  // Storing feedback is an effect: every answer that leads to it is accepted once only.
+  singleUse: true,
+  exampleActors: { saveFeedback: exampleSaveFeedback },
   exampleAnswers: {
     rating: { action: 'accept', content: { rating: 2, comment: 'It went out an hour late.' } },
     details: { action: 'accept', content: { whatWentWrong: 'Nobody said it was delayed.', contactMe: true } },

@@ -10,6 +10,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import {
+  docsEffectProblems,
   FlowEngine,
   KeyRing,
   openState,
@@ -73,7 +74,11 @@ function counterBytes(): (length: number) => Uint8Array {
 }
 
 function withExampleActors(flow: DocumentedFlow): DocumentedFlow {
-  if (flow.kind !== 'tool' || !flow.definition.exampleActors) return flow;
+  if (flow.kind !== 'tool') return flow;
+  // The example runs for real: an effect without a stand-in would happen (a deploy from the docs).
+  const problems = docsEffectProblems(flow.definition);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  if (!flow.definition.exampleActors) return flow;
   const machine = (flow.definition.machine as AnyStateMachine).provide({ actors: flow.definition.exampleActors });
   return { kind: 'tool', definition: { ...flow.definition, machine } };
 }

@@ -73,3 +73,4 @@ export { toResourceContents, type ResourceContents } from './resource-result.js'
 export { parseUriTemplate, type UriTemplate } from './uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
 export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from './header-params.js';
+export { docsEffectProblems, invokedActors, reusableEffectWarnings } from './effect-checks.js';
