@@ -20,6 +20,7 @@ import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
 import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
 import { openState, sealState, type StateClaims } from './sealed-state.js';
 import { findUnserializable } from './serializable-context.js';
+import { secretFields, secretFieldsMessage } from './secret-fields.js';
 import { settle, type Settled } from './settle.js';
 import { structuralVersion } from './structural-version.js';
 import { isRecord } from './plain-objects.js';
@@ -328,8 +329,14 @@ export class FlowEngine {
   ): FlowOutcome {
     const inputRequests: Record<string, InputRequest> = {};
     let missing: ClientCapabilities | undefined;
-    for (const { question } of pendingQuestions(snapshot)) {
+    for (const { question, stateId } of pendingQuestions(snapshot)) {
       const request = toInputRequest(question, snapshot.context, retryReasons[question.key]);
+      // A static schema was checked at start-up; one computed from context is checked as it is asked.
+      const secrets = question.kind === 'form' ? secretFields(request.params?.requestedSchema, question.notSecret) : [];
+      if (secrets.length > 0) {
+        this.#logger.error('form_asks_for_secret', { target: binding.target, state: stateId, fields: secrets });
+        return { kind: 'failed', message: secretFieldsMessage(`${call.flow.name}, state "${stateId}"`, secrets) };
+      }
       if (!clientSupports(question, request, call.clientCapabilities)) {
         missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
       }

@@ -31,6 +31,11 @@ export interface FormQuestion<TContext = any> {
   key: string;
   message: Computed<string, TContext>;
   schema: Computed<FormSchema, TContext>;
+  /**
+   * Fields whose names look like secrets but are not (`tokenCount`): forms may not ask for
+   * secrets, and a field named like one is refused unless listed here (secret-fields.ts).
+   */
+  notSecret?: string[];
 }
 export interface UrlQuestion<TContext = any> {
   kind: 'url';
@@ -133,9 +138,9 @@ function declineAndCancel(key: string, handlers: Handlers) {
 export function askForm<TContext = any>(
   spec: Omit<FormQuestion<TContext>, 'kind'> & Handlers & Fallback & { onAccept: Transition },
 ) {
-  const { key, message, schema, onAccept } = spec;
+  const { key, message, schema, onAccept, notSecret } = spec;
   return stateNodeFor(
-    { kind: 'form', key, message, schema },
+    { kind: 'form', key, message, schema, ...(notSecret ? { notSecret } : {}) },
     withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
     spec,
   );
