@@ -7,6 +7,7 @@ import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { createServer } from './create-server.js';
 import { checkSingleUseGuard, openHostWarning, securityOptions } from './security-options.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
+import { pageVisitor } from './http/index.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { stdioCommand } from './stdio-command.js';
 import { runWorkerCluster, workerCountFrom } from './worker-cluster.js';
@@ -40,7 +41,13 @@ async function serve(args: string[]): Promise<void> {
     ...servedCatalogue(args, { publicUrl: config.publicUrl, vault }),
     keyRing: config.keyRing,
     host: config.host,
-    routers: [vaultPageRouter(vault)],
+    routers: [
+      vaultPageRouter(vault, {
+        keyRing: config.keyRing,
+        identify: pageVisitor(security.authenticate),
+        asksForToken: Boolean(security.authenticate),
+      }),
+    ],
     ...security,
   });
   const { server, url } = await baton.listen(config.port, config.host);

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
 import { createServer } from './create-server.js';
-import { stderrLogger } from './engine/index.js';
+import { stderrLogger, type KeyRing } from './engine/index.js';
 import { originGuard } from './http/index.js';
 import { checkSingleUseGuard, originPolicyOf, securityOptions } from './security-options.js';
 import { servedCatalogue } from './served-catalogue.js';
@@ -23,20 +23,22 @@ export async function stdioCommand(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
   const vault = createMemoryVault();
-  const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config);
+  const principal = principalFromEnvironment();
+  const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config, principal.id);
   const examples = { publicUrl: process.env.BATON_PUBLIC_URL ? config.publicUrl : page.origin, vault };
   const catalogue = servedCatalogue(args, examples);
   // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
   // environment (spec, basic/authorization).
   const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
   await checkSingleUseGuard(options, stderrLogger);
-  const { dispatcher } = createServer({ ...catalogue, ...options, keyRing: config.keyRing });
+  // No HTTP here, so no docs pages (nor their start-up check).
+  const { dispatcher } = createServer({ ...catalogue, ...options, keyRing: config.keyRing, docs: false });
   const connection = serveStdio({
     dispatcher,
     input: process.stdin,
     output: process.stdout,
     logger: stderrLogger,
-    principal: principalFromEnvironment(),
+    principal,
   });
   stderrLogger.info('stdio_ready', { vaultPage: examples.publicUrl, tools: catalogue.tools.map((t) => t.name) });
 
@@ -50,11 +52,20 @@ export async function stdioCommand(args: string[]): Promise<void> {
   process.stdout.write('', () => process.exit(0));
 }
 
-async function listenVaultPage(vault: SecretVault, port: number, config: Parameters<typeof originPolicyOf>[0]) {
+/**
+ * The page answers on loopback for the one user of this process: whoever opens it on this machine
+ * is taken to be `user` (stdio has no login), so the page checks the reference and its expiry.
+ */
+async function listenVaultPage(
+  vault: SecretVault,
+  port: number,
+  config: Parameters<typeof originPolicyOf>[0] & { keyRing: KeyRing },
+  user: string,
+) {
   const { host } = config;
   const app = new Koa();
   app.use(originGuard(originPolicyOf(config)));
-  app.use(vaultPageRouter(vault).routes());
+  app.use(vaultPageRouter(vault, { keyRing: config.keyRing, identify: async () => user }).routes());
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(port, host);
     listening.once('error', reject);

@@ -113,11 +113,11 @@ export const collectFeedbackTool = defineTool({
     required: ['subject'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Idempotent: the ticket id is a digest of the feedback, so storing the same feedback twice
+  // (a resent round) files it under the same ticket.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   machine: collectFeedbackMachine,
   exampleArguments: { subject: 'the billing 2.4.0 release' },
-  // Storing feedback is an effect: every answer that leads to it is accepted once only.
-  singleUse: true,
   exampleActors: { saveFeedback: exampleSaveFeedback },
   exampleAnswers: {
     rating: { action: 'accept', content: { rating: 2, comment: 'It went out an hour late.' } },

@@ -168,14 +168,22 @@ function forDisplay(rounds: ConversationRound[]): ConversationRound[] {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-/** Replaces every random UUID with a fixed one, the same UUID always by the same stand-in. */
+/** A URL elicitation's page reference (engine/page-reference.ts); it seals random ids, so it is shortened too. */
+const PAGE_REF = /\bp1\.[A-Za-z0-9_-]{1,32}\.[A-Za-z0-9_-]{32,}/g;
+
+/**
+ * Replaces every random UUID with a fixed one, the same UUID always by the same stand-in, and
+ * shortens page references like sealed states (their start is the counter-made nonce).
+ */
 export function scrubRandomIds<T>(value: T): T {
   const seen = new Map<string, string>();
-  const text = JSON.stringify(value).replace(UUID, (uuid) => {
-    const key = uuid.toLowerCase();
-    if (!seen.has(key)) seen.set(key, `00000000-0000-4000-8000-${String(seen.size + 1).padStart(12, '0')}`);
-    return seen.get(key)!;
-  });
+  const text = JSON.stringify(value)
+    .replace(UUID, (uuid) => {
+      const key = uuid.toLowerCase();
+      if (!seen.has(key)) seen.set(key, `00000000-0000-4000-8000-${String(seen.size + 1).padStart(12, '0')}`);
+      return seen.get(key)!;
+    })
+    .replace(PAGE_REF, (ref) => String(shortenState(ref)));
   return JSON.parse(text) as T;
 }
 

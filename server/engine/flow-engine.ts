@@ -17,7 +17,14 @@ import { JsonSchemaValidator } from './json-schema-validator.js';
 import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
-import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
+import {
+  clientSupports,
+  pendingQuestions,
+  requiredCapability,
+  toInputRequest,
+  type PageRefMinter,
+} from './pending-questions.js';
+import { principalDigest, sealPageReference } from './page-reference.js';
 import { openState, sealState, type StateClaims } from './sealed-state.js';
 import { findUnserializable } from './serializable-context.js';
 import { secretFields, secretFieldsMessage } from './secret-fields.js';
@@ -194,7 +201,7 @@ export class FlowEngine {
 
   #binding(call: FlowCall): Binding {
     return {
-      principal: shortDigest(`principal\u0000${call.principal}`),
+      principal: principalDigest(call.principal),
       target: `${call.flow.method} ${call.flow.name}`,
       args: shortDigest(canonicalJson(call.arguments)),
       version: this.versionOf(call.flow.machine),
@@ -329,8 +336,16 @@ export class FlowEngine {
   ): FlowOutcome {
     const inputRequests: Record<string, InputRequest> = {};
     let missing: ClientCapabilities | undefined;
+    const issuedAt = Math.floor(this.#clock() / 1000);
+    const expiresAt = issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl);
+    const mint: PageRefMinter = (question, subject) =>
+      sealPageReference(
+        { principal: binding.principal, target: binding.target, key: question.key, subject, expiresAt },
+        this.#keyRing,
+        this.#randomBytes,
+      );
     for (const { question, stateId } of pendingQuestions(snapshot)) {
-      const request = toInputRequest(question, snapshot.context, retryReasons[question.key]);
+      const request = toInputRequest(question, snapshot.context, retryReasons[question.key], mint);
       // A static schema was checked at start-up; one computed from context is checked as it is asked.
       const secrets = question.kind === 'form' ? secretFields(request.params?.requestedSchema, question.notSecret) : [];
       if (secrets.length > 0) {
@@ -359,13 +374,12 @@ export class FlowEngine {
       this.#logger.error('context_unserializable', { target: binding.target, problem });
       return { kind: 'failed', message: `${call.flow.name} cannot pause: ${problem}.` };
     }
-    const issuedAt = Math.floor(this.#clock() / 1000);
     const requestState = sealState(
       {
         claims: {
           ...binding,
           issuedAt,
-          expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
+          expiresAt,
           id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
           round,
           asked: Object.keys(inputRequests),

@@ -41,7 +41,14 @@ export interface UrlQuestion<TContext = any> {
   kind: 'url';
   key: string;
   message: Computed<string, TContext>;
-  url: Computed<string, TContext>;
+  /**
+   * The page's URL. A function also gets `pageRef`: an unguessable reference sealed for this flow
+   * and the principal who started it, carrying `subject`. Put it in the URL; the page opens it
+   * with `verifyPageVisit` and refuses anyone else (page-reference.ts).
+   */
+  url: string | ((args: QuestionArgs<TContext> & { pageRef: string }) => string);
+  /** What the page reference tells the page (which account, which connection); never in the URL itself. */
+  subject?: Computed<string, TContext>;
 }
 export interface SamplingQuestion<TContext = any> {
   kind: 'sampling';
@@ -153,9 +160,9 @@ export function askForm<TContext = any>(
 export function askUrl<TContext = any>(
   spec: Omit<UrlQuestion<TContext>, 'kind'> & Handlers & Fallback & { onAccept: Transition },
 ) {
-  const { key, message, url, onAccept } = spec;
+  const { key, message, url, subject, onAccept } = spec;
   return stateNodeFor(
-    { kind: 'url', key, message, url },
+    { kind: 'url', key, message, url, ...(subject === undefined ? {} : { subject }) },
     withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
     spec,
   );

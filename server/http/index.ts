@@ -6,7 +6,13 @@ export {
   DEFAULT_BODY_TIMEOUT_MS,
   type HttpAppOptions,
 } from './http-app.js';
-export { AuthenticationError, bearerChallenge, type Authenticate, type AuthenticationFailure } from './authenticate.js';
+export {
+  AuthenticationError,
+  bearerChallenge,
+  pageVisitor,
+  type Authenticate,
+  type AuthenticationFailure,
+} from './authenticate.js';
 export { parseStaticTokens, staticBearerTokens } from './static-bearer-tokens.js';
 export {
   protectedResourceRouter,
