@@ -37,7 +37,7 @@ import {
 } from './fuzz/message-attacks.js';
 import { mib, probeRetainedHeap, residentBytes, type RetainedHeap } from './fuzz/process-memory.js';
 import { buildRequest, exchange } from './fuzz/raw-http.js';
-import { guardFlooding, slowHeaders, stalledMegabyteBodies } from './fuzz/resource-attacks.js';
+import { guardFlooding, honestRelease, slowHeaders, stalledMegabyteBodies } from './fuzz/resource-attacks.js';
 import { forgedStates, internalEvents, replayedStates, unaskedAnswers } from './fuzz/state-attacks.js';
 import { Tally } from './fuzz/tally.js';
 import type { Finding } from './fuzz/attack.js';
@@ -121,27 +121,6 @@ function plan(options: Options): Array<[string, number, Run]> {
     ['slow-headers', Math.min(300, share(0.06)), (ctx, count) => slowHeaders(ctx, count, 6_000)],
     ['guard-flooding', Math.min(SINGLE_USE_QUOTA + 20, share(0.03)), (ctx, count) => guardFlooding(ctx, count)],
   ];
-}
-
-/** One honest release, start to finish; undefined when it worked, else what went wrong. */
-async function honestRelease(ctx: FuzzContext, service: string): Promise<string | undefined> {
-  const args = { service, version: '1.0.0' };
-  const first = await ctx.honest('tools/call', { name: 'release', arguments: args });
-  const second = await ctx.honest('tools/call', {
-    name: 'release',
-    arguments: args,
-    requestState: first?.result?.requestState,
-    inputResponses: { window: { action: 'accept', content: { window: 'now' } } },
-  });
-  const third = await ctx.honest('tools/call', {
-    name: 'release',
-    arguments: args,
-    requestState: second?.result?.requestState,
-    inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
-  });
-  const out = third?.result?.structuredContent;
-  if (out?.released === true && out.deploymentId === `${service}@1.0.0#now`) return undefined;
-  return `unexpected answers: ${JSON.stringify([first, second, third]).slice(0, 400)}`;
 }
 
 /** Bytes the server holds that a leak would grow: the JS heap and memory owned by JS objects. */

@@ -13,8 +13,11 @@ import { exchange } from './raw-http.js';
 const MIB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** One honest release, start to finish, from HONEST_ADDRESS; undefined when it deployed. */
-async function honestRelease(ctx: FuzzContext, service: string): Promise<string | undefined> {
+/**
+ * One honest release, start to finish (from HONEST_ADDRESS, as every honest call); undefined when
+ * it deployed the right thing, else what went wrong.
+ */
+export async function honestRelease(ctx: FuzzContext, service: string): Promise<string | undefined> {
   const args = { service, version: '1.0.0' };
   const first = await ctx.honest('tools/call', { name: 'release', arguments: args });
   const second = await ctx.honest('tools/call', {
@@ -29,9 +32,9 @@ async function honestRelease(ctx: FuzzContext, service: string): Promise<string 
     requestState: second?.result?.requestState,
     inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
   });
-  return third?.result?.structuredContent?.released === true
-    ? undefined
-    : JSON.stringify([first, second, third]).slice(0, 300);
+  const out = third?.result?.structuredContent;
+  if (out?.released === true && out.deploymentId === `${service}@1.0.0#now`) return undefined;
+  return `unexpected answers: ${JSON.stringify([first, second, third]).slice(0, 400)}`;
 }
 
 function openStalled(port: number, head: Buffer, body: Buffer | undefined): Promise<Socket> {

@@ -56,6 +56,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
   const path = options.path ?? '/mcp';
   const router = new Router();
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   router.post(
     path,
@@ -64,10 +65,11 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
       dispatcher: options.dispatcher,
       authenticate: options.authenticate ?? (async () => ANONYMOUS),
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxBodyBytes,
+      // Never below one largest body, or such a body could never be read.
       bodyBudget: new BodyBudget({
-        totalBytes: options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT,
-        perClientBytes: options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT,
+        totalBytes: Math.max(maxBodyBytes, options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT),
+        perClientBytes: Math.max(maxBodyBytes, options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT),
       }),
       ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
       ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),

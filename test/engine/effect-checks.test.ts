@@ -85,6 +85,17 @@ describe('effect checks', () => {
       expect(reusableEffectWarnings(confirmThenEffect(true))).to.deep.equal([]);
     });
 
+    it('is logged by createServer at start-up, naming the state', () => {
+      const warned: Array<{ event: string; fields: unknown }> = [];
+      const logger = {
+        ...silentLogger,
+        warn: (event: string, fields?: unknown) => void warned.push({ event, fields }),
+      };
+      createServer({ tools: [confirmThenEffect(false)], keyRing: testKeyRing(), logger, docs: false });
+      expect(warned.map((w) => w.event)).to.deep.equal(['effect_after_reusable_state']);
+      expect(JSON.stringify(warned[0]!.fields)).to.include('effectful.confirm');
+    });
+
     it('says nothing for a tool that does not claim to be non-idempotent', () => {
       const tool = confirmThenEffect(false);
       expect(reusableEffectWarnings(defineTool({ ...tool, annotations: { idempotentHint: true } }))).to.deep.equal([]);
