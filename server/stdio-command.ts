@@ -14,7 +14,7 @@ import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
 import { createServer } from './create-server.js';
 import { stderrLogger, type KeyRing } from './engine/index.js';
 import { originGuard } from './http/index.js';
-import { checkSingleUseGuard, originPolicyOf, securityOptions } from './security-options.js';
+import { checkSingleUseGuard, openHostWarning, originPolicyOf, securityOptions } from './security-options.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { principalFromEnvironment, serveStdio } from './stdio/index.js';
 import { createMemoryVault, vaultPageRouter, type SecretVault } from '../machines/index.js';
@@ -22,6 +22,9 @@ import { createMemoryVault, vaultPageRouter, type SecretVault } from '../machine
 export async function stdioCommand(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+  // The vault page listens on HOST: off loopback it needs a Host list like `serve`.
+  const openHost = openHostWarning(config);
+  if (openHost) process.stderr.write(`${openHost}\n`);
   const vault = createMemoryVault();
   const principal = principalFromEnvironment();
   const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config, principal.id);
