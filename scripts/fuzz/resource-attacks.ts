@@ -3,7 +3,6 @@
  * headers that never finish, and one client claiming single-use states for everyone. Each runs
  * from 127.0.0.1 while honest calls come from HONEST_ADDRESS and must still be served.
  */
-import { connect, type Socket } from 'node:net';
 import { message } from '../../test/helpers/hostile-messages.js';
 import { jsonRpcOf, mcpRequest, type Finding } from './attack.js';
 import { HONEST_ADDRESS, type FuzzContext } from './fuzz-context.js';
@@ -37,38 +36,37 @@ export async function honestRelease(ctx: FuzzContext, service: string): Promise<
   return `unexpected answers: ${JSON.stringify([first, second, third]).slice(0, 400)}`;
 }
 
-function openStalled(port: number, head: Buffer, body: Buffer | undefined): Promise<Socket> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(head, () => {});
-      if (body) socket.write(body, () => {});
-      resolve(socket);
-    });
-    socket.on('error', () => resolve(socket));
-  });
-}
-
 /**
  * `count` connections each send headers and 1 MiB minus one byte of a 1 MiB body, then stall (the
  * red-team pass took RSS from 67 MB to 1.11 GB with 1,000). An honest release runs meanwhile, and
- * the server's RSS must stay within `maxGrowthMb` of its reading before.
+ * the server's RSS must stay within `maxGrowthMb` of its reading before. Each stalled request ends
+ * with a 503 (over the body budget), a closed socket (over the per-client socket cap) or the
+ * client giving up.
  */
 export async function stalledMegabyteBodies(ctx: FuzzContext, count: number, maxGrowthMb = 150): Promise<Finding[]> {
   const findings: Finding[] = [];
   const before = ctx.pid === undefined ? undefined : residentBytes(ctx.pid);
   let peak = before ?? 0;
   const sampler = setInterval(() => (peak = Math.max(peak, (ctx.pid && residentBytes(ctx.pid)) || 0)), 50);
-  const headers = Buffer.from(
-    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nContent-Type: application/json\r\n` +
-      `Accept: application/json, text/event-stream\r\nContent-Length: ${MIB}\r\n\r\n`,
-  );
-  const body = Buffer.alloc(MIB - 1, 0x20);
-  const sockets: Socket[] = [];
+  // One buffer for every connection: the attack must not cost this process a gigabyte either.
+  const bytes = Buffer.concat([
+    Buffer.from(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${ctx.port}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${MIB}\r\n\r\n`,
+    ),
+    Buffer.alloc(MIB - 1, 0x20),
+  ]);
   try {
-    for (let i = 0; i < count; i += 50) {
-      const batch = Math.min(50, count - i);
-      sockets.push(...(await Promise.all(Array.from({ length: batch }, () => openStalled(ctx.port, headers, body)))));
-    }
+    const stalls = Array.from({ length: count }, () =>
+      ctx.send({
+        label: 'stalled 1 MiB body',
+        bytes,
+        expectJson: false,
+        mayDrop: true,
+        mayTimeOut: true,
+        timeoutMs: 2_000,
+      }),
+    );
     await sleep(500);
     const problem = await honestRelease(ctx, `during-stalled-bodies-${ctx.seed}`);
     if (problem) {
@@ -79,9 +77,9 @@ export async function stalledMegabyteBodies(ctx: FuzzContext, count: number, max
         request: 'release',
       });
     }
+    await Promise.all(stalls);
   } finally {
     clearInterval(sampler);
-    for (const socket of sockets) socket.destroy();
   }
   if (before !== undefined && peak - before > maxGrowthMb * MIB) {
     findings.push({
