@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { RedisReplayGuard } from '../../server/engine/index.js';
 import { staticBearerTokens } from '../../server/http/index.js';
 import { checkSingleUseGuard } from '../../server/security-options.js';
@@ -6,6 +8,7 @@ import { countingRelease } from '../helpers/counting-release.js';
 import { callToolFrom } from '../helpers/from-address.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { freePort } from '../helpers/spawn-baton.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const window = { window: { action: 'accept', content: { window: 'now' } } };
@@ -154,6 +157,23 @@ describe('single-use guard on Redis that loses its data', function () {
     await checkSingleUseGuard({ replayGuard: guard }, logger).catch((error: unknown) => (refused = error));
     expect((refused as Error)?.name).to.equal('ConfigurationError');
     expect(String(refused)).to.include('noeviction');
+  });
+
+  it('makes `baton serve` exit 78 before listening on such a Redis', async function () {
+    this.timeout(30_000);
+    redis = await startRedis({ args: ['--maxmemory-policy', 'volatile-lru'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      env: { ...process.env, PORT: String(await freePort()), HOST: '127.0.0.1', BATON_REDIS_URL: redis.url },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearTimeout(timer);
+    expect(code, stderr).to.equal(78);
+    expect(stderr).to.include('maxmemory-policy noeviction');
   });
 
   it('warns, naming appendonly, when Redis keeps nothing across a restart', async () => {
