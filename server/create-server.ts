@@ -9,12 +9,10 @@ import { hostname } from 'node:os';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import {
-  ConfigurationError,
-  docsEffectProblems,
+  checkToolEffects,
   FlowEngine,
   PromptRegistry,
   ResourceRegistry,
-  reusableEffectWarnings,
   stderrLogger,
   ToolRegistry,
   type FlowEngineOptions,
@@ -90,16 +88,8 @@ export interface BatonServer {
 export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
   const registry = new ToolRegistry(options.tools);
-  for (const message of registry.list().flatMap(reusableEffectWarnings)) {
-    logger.warn('effect_after_reusable_state', { message });
-  }
   const docs = options.docs ?? !options.authenticate;
-  const docsEffects = docs ? registry.list().flatMap(docsEffectProblems) : [];
-  if (docsEffects.length > 0) {
-    throw new ConfigurationError(
-      `The docs run each tool's example, and would run these effects for real:\n  - ${docsEffects.join('\n  - ')}\nOr serve without docs: createServer({ docs: false }).`,
-    );
-  }
+  checkToolEffects(registry.list(), { docs, logger });
   const engine = new FlowEngine({ ...options, logger });
   const dispatcher = createMcpDispatcher({
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },

@@ -9,7 +9,9 @@
  *   use, or a client that presents the same state twice runs the effect twice.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { ConfigurationError } from './configuration-error.js';
 import { INPUT_META, SINGLE_USE_TAG } from './input-states.js';
+import type { Logger } from './logger.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 interface Invoked {
@@ -102,4 +104,20 @@ export function reusableEffectWarnings(tool: ToolDefinition): string[] {
     );
   });
   return warnings;
+}
+
+/**
+ * Both checks at start-up: warnings are logged; with the docs served, an effect without a
+ * stand-in stops the server with every problem named.
+ */
+export function checkToolEffects(tools: ToolDefinition[], options: { docs: boolean; logger: Logger }): void {
+  for (const message of tools.flatMap(reusableEffectWarnings)) {
+    options.logger.warn('effect_after_reusable_state', { message });
+  }
+  const problems = options.docs ? tools.flatMap(docsEffectProblems) : [];
+  if (problems.length > 0) {
+    throw new ConfigurationError(
+      `The docs run each tool's example, and would run these effects for real:\n  - ${problems.join('\n  - ')}\nOr serve without docs: createServer({ docs: false }).`,
+    );
+  }
 }

@@ -73,5 +73,5 @@ export { toResourceContents, type ResourceContents } from './resource-result.js'
 export { parseUriTemplate, type UriTemplate } from './uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
 export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from './header-params.js';
-export { docsEffectProblems, invokedActors, reusableEffectWarnings } from './effect-checks.js';
+export { checkToolEffects, docsEffectProblems, invokedActors, reusableEffectWarnings } from './effect-checks.js';
 export { openPageReference, verifyPageVisit, type PageReferenceClaims, type PageVisit } from './page-reference.js';
