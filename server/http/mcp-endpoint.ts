@@ -63,16 +63,14 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     const client = clientKey(ctx.req.socket.remoteAddress);
     const declared = Number(ctx.req.headers['content-length']);
     const reserveBytes = Number.isSafeInteger(declared) && declared <= options.maxBodyBytes ? declared : 0;
-    const budget = options.bodyBudget.reserve(client, reserveBytes);
-    if (!budget) {
+    // Over the body budget: refused before (or while) the body is read, and the connection closed.
+    const bodyBusy = (text: string) => {
       ctx.set('Connection', 'close');
       ctx.set('Retry-After', '1');
-      channel.finish(
-        503,
-        errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, options.bodyBudget.busyMessage)),
-      );
-      return;
-    }
+      channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, text)));
+    };
+    const budget = options.bodyBudget.reserve(client, reserveBytes);
+    if (!budget) return bodyBusy(options.bodyBudget.busyMessage);
     if (!principal.authenticated) principal = { ...principal, client };
 
     let message: unknown;
@@ -81,12 +79,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget }),
       );
     } catch (error) {
-      if (error instanceof BodyBudgetExceededError) {
-        ctx.set('Connection', 'close');
-        ctx.set('Retry-After', '1');
-        channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, error.message)));
-        return;
-      }
+      if (error instanceof BodyBudgetExceededError) return bodyBusy(error.message);
       if (error instanceof BodyTooLargeError) {
         ctx.set('Connection', 'close');
         channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));

@@ -59,6 +59,18 @@ describe('connection limits (before the body is read)', () => {
     expect(other.status).to.equal(200);
   });
 
+  it('answers 503 to a chunked body once it outgrows what its client may still hold', async () => {
+    await stall(2, '127.0.0.10');
+    const chunked = await openSocket(
+      port,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      '127.0.0.10',
+    );
+    sockets.push(chunked);
+    chunked.write('10\r\n{"jsonrpc":"2.0",\r\n');
+    expect(await closedWith(chunked)).to.match(/^HTTP\/1\.1 503 /);
+  });
+
   it('answers 503 when all clients together hold the instance-wide budget', async () => {
     await stall(2, '127.0.0.3');
     await stall(1, '127.0.0.4');
