@@ -22,7 +22,7 @@ export function exampleTools(options: ExampleToolOptions): ToolDefinition[] {
     provisionDatabaseTool,
     createConnectPaymentsTool({
       vault: options.vault,
-      pageUrl: (connectionId) => `${options.publicUrl}/vault/${connectionId}`,
+      pageUrl: (pageRef) => `${options.publicUrl}/vault/${pageRef}`,
     }),
     // Drawn, not coded: its machine is a JSON config (examples/collect-feedback.machine.json).
     collectFeedbackTool,

@@ -37,6 +37,7 @@ import {
 } from './fuzz/message-attacks.js';
 import { mib, probeRetainedHeap, residentBytes, type RetainedHeap } from './fuzz/process-memory.js';
 import { buildRequest, exchange } from './fuzz/raw-http.js';
+import { guardFlooding, honestRelease, slowHeaders, stalledMegabyteBodies } from './fuzz/resource-attacks.js';
 import { forgedStates, internalEvents, replayedStates, unaskedAnswers } from './fuzz/state-attacks.js';
 import { Tally } from './fuzz/tally.js';
 import type { Finding } from './fuzz/attack.js';
@@ -78,6 +79,14 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options {
 
 type Run = (ctx: FuzzContext, count: number) => Promise<void | Finding[]>;
 
+/** Lowered for the fuzz run so the resource attacks see their limits within seconds. */
+const SINGLE_USE_QUOTA = 100;
+const SERVER_ENV = {
+  BATON_CONFORMANCE: '1',
+  BATON_HEADERS_TIMEOUT_MS: '3000',
+  BATON_SINGLE_USE_QUOTA: String(SINGLE_USE_QUOTA),
+};
+
 /** Each category's share of the requests, and how it is sent. */
 function plan(options: Options): Array<[string, number, Run]> {
   const n = options.requests;
@@ -106,28 +115,12 @@ function plan(options: Options): Array<[string, number, Run]> {
     // More than the default cap of 256 concurrent requests: stalled bodies must not take slots.
     ['stalled-bodies', Math.min(300, share(0.06)), (ctx, count) => stalledBodies(ctx, count, 2_000)],
     ['concurrent-connections', Math.min(200, share(0.04)), (ctx, count) => concurrentConnections(ctx, count, 100)],
+    // Resource attacks (issue 13). More sockets than the per-client cap of 256; the headers
+    // timeout is lowered for this run (SERVER_ENV) so closing them is seen within seconds.
+    ['stalled-1mib-bodies', Math.min(400, share(0.08)), (ctx, count) => stalledMegabyteBodies(ctx, count)],
+    ['slow-headers', Math.min(300, share(0.06)), (ctx, count) => slowHeaders(ctx, count, 6_000)],
+    ['guard-flooding', Math.min(SINGLE_USE_QUOTA + 20, share(0.03)), (ctx, count) => guardFlooding(ctx, count)],
   ];
-}
-
-/** One honest release, start to finish; undefined when it worked, else what went wrong. */
-async function honestRelease(ctx: FuzzContext, service: string): Promise<string | undefined> {
-  const args = { service, version: '1.0.0' };
-  const first = await ctx.honest('tools/call', { name: 'release', arguments: args });
-  const second = await ctx.honest('tools/call', {
-    name: 'release',
-    arguments: args,
-    requestState: first?.result?.requestState,
-    inputResponses: { window: { action: 'accept', content: { window: 'now' } } },
-  });
-  const third = await ctx.honest('tools/call', {
-    name: 'release',
-    arguments: args,
-    requestState: second?.result?.requestState,
-    inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
-  });
-  const out = third?.result?.structuredContent;
-  if (out?.released === true && out.deploymentId === `${service}@1.0.0#now`) return undefined;
-  return `unexpected answers: ${JSON.stringify([first, second, third]).slice(0, 400)}`;
 }
 
 /** Bytes the server holds that a leak would grow: the JS heap and memory owned by JS objects. */
@@ -142,6 +135,7 @@ async function fuzz(options: Options, baton: BatonInstance, exited: () => boolea
   const tally = new Tally();
   const ctx = createContext({
     port: baton.port,
+    pid: baton.pid,
     seed: options.seed,
     keyId: 'fuzz',
     concurrency: options.concurrency,
@@ -254,7 +248,7 @@ async function main(): Promise<number> {
   try {
     const baton = await fleet.start({
       keys: generateKeyEntry('fuzz'),
-      env: { BATON_CONFORMANCE: '1' },
+      env: SERVER_ENV,
       nodeArgs: ['--expose-gc', '--import', './scripts/fuzz/heap-probe.ts'],
       readyTimeoutMs: 60_000,
     });

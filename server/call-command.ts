@@ -14,6 +14,7 @@ import { CallClient, type JsonRpcAnswer } from './call-client.js';
 import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
 import { createServer } from './create-server.js';
 import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from './engine/index.js';
+import { pageVisitor } from './http/index.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { createMemoryVault, vaultPageRouter } from '../machines/index.js';
 
@@ -135,13 +136,14 @@ async function walk(
 
 async function inProcessServer(flags: string[]) {
   const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
+  // The sealed states never leave this process: a throwaway key is the right one.
+  const keyRing = new KeyRing([{ id: 'call', secret: new Uint8Array(randomBytes(32)) }]);
   const baton = createServer({
     ...servedCatalogue(flags, examples),
-    // The sealed states never leave this process: a throwaway key is the right one.
-    keyRing: new KeyRing([{ id: 'call', secret: new Uint8Array(randomBytes(32)) }]),
+    keyRing,
     logger: silentLogger,
     docs: false,
-    routers: [vaultPageRouter(examples.vault)],
+    routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
   });
   const { server, url } = await baton.listen(0, '127.0.0.1');
   // URL questions link to this process's vault page, reachable while the command runs.

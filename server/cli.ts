@@ -5,8 +5,9 @@
 import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { createServer } from './create-server.js';
-import { securityOptions } from './security-options.js';
+import { checkSingleUseGuard, openHostWarning, securityOptions } from './security-options.js';
 import { ConfigurationError, generateKeyEntry, stderrLogger } from './engine/index.js';
+import { pageVisitor } from './http/index.js';
 import { servedCatalogue } from './served-catalogue.js';
 import { stdioCommand } from './stdio-command.js';
 import { taskOptions } from './task-options.js';
@@ -29,18 +30,28 @@ Commands:
 async function serve(args: string[]): Promise<void> {
   const config = configFromEnvironment();
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+  const openHost = openHostWarning(config);
+  if (openHost && !cluster.isWorker) process.stderr.write(`${openHost}\n`);
   const workers = workerCountFrom(args);
   if (workers !== undefined && cluster.isPrimary) {
     process.exit(await runWorkerCluster({ workers, logger: stderrLogger }));
   }
   const vault = createMemoryVault();
   const catalogue = servedCatalogue(args, { publicUrl: config.publicUrl, vault });
+  const security = securityOptions(config);
+  await checkSingleUseGuard(security, stderrLogger);
   const baton = createServer({
     ...catalogue,
     keyRing: config.keyRing,
     host: config.host,
-    routers: [vaultPageRouter(vault)],
-    ...securityOptions(config),
+    routers: [
+      vaultPageRouter(vault, {
+        keyRing: config.keyRing,
+        identify: pageVisitor(security.authenticate),
+        asksForToken: Boolean(security.authenticate),
+      }),
+    ],
+    ...security,
     ...taskOptions(config, catalogue.tools),
   });
   const { server, url } = await baton.listen(config.port, config.host);

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from './engine/index.js';
-import { parseStaticTokens } from './http/index.js';
+import { parseStaticTokens, type ConnectionLimits } from './http/index.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -28,6 +28,9 @@ export interface EnvironmentConfig {
     maxRounds?: number;
     timeBudgetMs?: number;
     maxConcurrentRequests?: number;
+    maxBodyBytesInFlight?: number;
+    maxBodyBytesPerClient?: number;
+    singleUseQuota?: number;
   };
   /** Tasks (docs/tasks.md): lifetime, polling, and how fast a dead instance's work moves on. */
   tasks: {
@@ -37,6 +40,19 @@ export interface EnvironmentConfig {
     concurrency?: number;
     stepBudgetMs?: number;
   };
+  /** Timeouts and sockets per client (BATON_HEADERS_TIMEOUT_MS, …). */
+  connectionLimits: Partial<ConnectionLimits>;
+  /** Host names and origins this server answers for (BATON_ALLOWED_HOSTS, BATON_ALLOWED_ORIGINS). */
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+}
+
+function list(value: string | undefined): string[] | undefined {
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
@@ -69,6 +85,17 @@ function httpUrl(name: string, value: string): string {
     throw new ConfigurationError(`${name} must be an absolute http:// or https:// URL, got "${value}".`);
   }
   return value;
+}
+
+/** An origin as browsers send it: scheme, host and port, nothing else. */
+function allowedOrigin(value: string): string {
+  const url = new URL(httpUrl('BATON_ALLOWED_ORIGINS', value));
+  if (url.origin !== value.replace(/\/$/, '')) {
+    throw new ConfigurationError(
+      `BATON_ALLOWED_ORIGINS entries are origins like https://app.example.com (no path), got "${value}".`,
+    );
+  }
+  return url.origin;
 }
 
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): EnvironmentConfig {
@@ -111,6 +138,19 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       maxRounds: positiveInteger('BATON_MAX_ROUNDS', env.BATON_MAX_ROUNDS),
       timeBudgetMs: positiveInteger('BATON_TIME_BUDGET_MS', env.BATON_TIME_BUDGET_MS),
       maxConcurrentRequests: positiveInteger('BATON_MAX_CONCURRENT', env.BATON_MAX_CONCURRENT),
+      maxBodyBytesInFlight: positiveInteger('BATON_MAX_BODY_BYTES_IN_FLIGHT', env.BATON_MAX_BODY_BYTES_IN_FLIGHT),
+      maxBodyBytesPerClient: positiveInteger('BATON_MAX_BODY_BYTES_PER_CLIENT', env.BATON_MAX_BODY_BYTES_PER_CLIENT),
+      singleUseQuota: positiveInteger('BATON_SINGLE_USE_QUOTA', env.BATON_SINGLE_USE_QUOTA),
+    }),
+    connectionLimits: definedFields({
+      headersTimeoutMs: positiveInteger('BATON_HEADERS_TIMEOUT_MS', env.BATON_HEADERS_TIMEOUT_MS),
+      requestTimeoutMs: positiveInteger('BATON_REQUEST_TIMEOUT_MS', env.BATON_REQUEST_TIMEOUT_MS),
+      keepAliveTimeoutMs: positiveInteger('BATON_KEEP_ALIVE_TIMEOUT_MS', env.BATON_KEEP_ALIVE_TIMEOUT_MS),
+      maxSocketsPerClient: positiveInteger('BATON_MAX_SOCKETS_PER_CLIENT', env.BATON_MAX_SOCKETS_PER_CLIENT),
+    }),
+    ...definedFields({
+      allowedHosts: list(env.BATON_ALLOWED_HOSTS),
+      allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
     }),
     tasks: definedFields({
       ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),

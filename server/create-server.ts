@@ -3,12 +3,13 @@
  * (key ring, clock, randomness, logger, auth) is injected with a default; there are no module
  * singletons, so tests run several independent servers in one process.
  */
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import {
+  checkToolEffects,
   FlowEngine,
   MemoryTaskQueue,
   MemoryTaskStore,
@@ -30,10 +31,14 @@ import {
 } from './engine/index.js';
 import { JsonSchemaValidator } from './engine/json-schema-validator.js';
 import {
+  capSocketsPerClient,
   createHttpApp,
+  DEFAULT_CONNECTION_LIMITS,
   isLoopbackHost,
+  serverTimeoutOptions,
   LOOPBACK_HOSTS,
   type Authenticate,
+  type ConnectionLimits,
   type OriginPolicy,
   type ProtectedResourceOptions,
 } from './http/index.js';
@@ -75,6 +80,11 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   maxBodyBytes?: number;
   /** Time a client has to send the whole body once its headers arrived (10 s). */
   bodyTimeoutMs?: number;
+  /** Request-body bytes held at once across all connections (64 MiB) and per client address (16 MiB). */
+  maxBodyBytesInFlight?: number;
+  maxBodyBytesPerClient?: number;
+  /** Header, request and keep-alive timeouts, and sockets per client address (connection-limits.ts). */
+  connectionLimits?: Partial<ConnectionLimits>;
   /** Names this instance in the `Baton-Instance` header (default `hostname:pid`). */
   instanceId?: string;
   pageSize?: number;
@@ -158,6 +168,8 @@ export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
   const registry = new ToolRegistry(options.tools);
   for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
+  const docs = options.docs ?? !options.authenticate;
+  checkToolEffects(registry.list(), { docs, logger });
   const engine = new FlowEngine({ ...options, logger });
   const tasks = startTasks(options, registry, engine, logger);
   const dispatcher = createMcpDispatcher({
@@ -196,10 +208,12 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+    ...(options.maxBodyBytesInFlight ? { maxBodyBytesInFlight: options.maxBodyBytesInFlight } : {}),
+    ...(options.maxBodyBytesPerClient ? { maxBodyBytesPerClient: options.maxBodyBytesPerClient } : {}),
     headerParamsOf: (name) => registry.headerParams(name),
     ...(legacy ? { legacy } : {}),
     routers: [
-      ...((options.docs ?? !options.authenticate)
+      ...(docs
         ? [
             docsRouter({
               content: { tools: registry.list(), prompts: options.prompts, resources: options.resources },
@@ -227,7 +241,10 @@ export function createServer(options: BatonOptions): BatonServer {
     legacy,
     listen(port, listenHost = host) {
       return new Promise((resolve, reject) => {
-        const server = app.listen(port, listenHost);
+        const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };
+        const server = createHttpServer(serverTimeoutOptions(limits), app.callback());
+        capSocketsPerClient(server, limits.maxSocketsPerClient);
+        server.listen(port, listenHost);
         server.once('error', reject);
         server.once('listening', () => {
           const address = server.address() as AddressInfo;

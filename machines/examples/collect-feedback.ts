@@ -37,6 +37,9 @@ export const simulatedSaveFeedback = fromPromise<{ ticketId: string }, StoredFee
   ticketId: `FB-${createHash('sha256').update(JSON.stringify(input)).digest('hex').slice(0, 6)}`,
 }));
 
+/** What the docs' example runs instead of storing: the same ticket id, and nothing stored. */
+const exampleSaveFeedback = simulatedSaveFeedback;
+
 const feedbackSetup = setup({
   types: {} as { context: FeedbackContext; input: FeedbackArgs; events: AnswerEvent },
   actions: {
@@ -110,9 +113,12 @@ export const collectFeedbackTool = defineTool({
     required: ['subject'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // Idempotent: the ticket id is a digest of the feedback, so storing the same feedback twice
+  // (a resent round) files it under the same ticket.
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   machine: collectFeedbackMachine,
   exampleArguments: { subject: 'the billing 2.4.0 release' },
+  exampleActors: { saveFeedback: exampleSaveFeedback },
   exampleAnswers: {
     rating: { action: 'accept', content: { rating: 2, comment: 'It went out an hour late.' } },
     details: { action: 'accept', content: { whatWentWrong: 'Nobody said it was delayed.', contactMe: true } },

@@ -9,7 +9,9 @@
  * An `accept` only means the user agreed to open the page (spec, elicitation "URL mode"); the
  * retry checks the vault and finishes when the key is there, or asks again. Declining ends in
  * `cancelled`. The connection id is random and lives in the sealed state, so only this flow can
- * find its key.
+ * find its key. The page's URL carries no connection id, only the page reference Baton seals for
+ * this flow and user (`pageRef`): the page refuses a key from anyone but the user who started the
+ * flow (spec, elicitation "Phishing").
  */
 import { randomUUID } from 'node:crypto';
 import { assign, fromPromise, setup } from 'xstate';
@@ -22,15 +24,14 @@ export interface ConnectPaymentsArgs {
 
 interface ConnectContext extends ConnectPaymentsArgs {
   connectionId: string;
-  pageUrl: string;
   attempts: number;
   last4: string | null;
 }
 
 export interface ConnectPaymentsDeps {
   vault: SecretVault;
-  /** The page where the user enters the key, for a connection id. */
-  pageUrl: (connectionId: string) => string;
+  /** The page where the user enters the key, for a page reference (see vault-page.ts). */
+  pageUrl: (pageRef: string) => string;
 }
 
 export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
@@ -44,10 +45,7 @@ export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
   }).createMachine({
     id: 'connectPayments',
     initial: 'linkAccount',
-    context: ({ input }) => {
-      const connectionId = randomUUID();
-      return { ...input, connectionId, pageUrl: deps.pageUrl(connectionId), attempts: 0, last4: null };
-    },
+    context: ({ input }) => ({ ...input, connectionId: randomUUID(), attempts: 0, last4: null }),
     output: ({ event }) => event.output,
     states: {
       linkAccount: askUrl<ConnectContext>({
@@ -56,7 +54,9 @@ export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
           context.attempts === 0
             ? `Open this page to enter your ${context.provider} secret key. It goes straight to the vault and never passes through this chat.`
             : `The ${context.provider} key has not arrived yet. Open the page, submit the key, then continue.`,
-        url: ({ context }) => context.pageUrl,
+        url: ({ pageRef }) => deps.pageUrl(pageRef),
+        // The page learns the connection from the sealed reference, and only for this flow's user.
+        subject: ({ context }) => context.connectionId,
         onAccept: { target: 'checking', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
         onDecline: 'cancelled',
       }),

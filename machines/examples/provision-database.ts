@@ -6,7 +6,9 @@
  *
  * If the check rejects the pair (large databases are not offered in ap-south), only the region
  * is asked again, with the reason; the chosen size is kept. Declining any question ends in
- * `cancelled`. The `checkQuota` and `provision` actors are swapped with `.provide()` in tests.
+ * `cancelled`. The confirmation is single use: presenting its state again returns the first run's
+ * result and never provisions twice. The `checkQuota` and `provision` actors are swapped with
+ * `.provide()` in tests.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { askForm, defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
@@ -36,6 +38,11 @@ export const checkQuota = fromPromise<{ ok: boolean; reason?: string }, Choice>(
 export const simulatedProvision = fromPromise<{ databaseUrl: string }, Choice & { project: string }>(
   async ({ input }) => ({ databaseUrl: `postgres://${input.project}.${input.region}.db.internal/${input.size}` }),
 );
+
+/** What the docs' example runs instead of provisioning: the same answer, and no effect. */
+const exampleProvision = fromPromise<{ databaseUrl: string }, Choice & { project: string }>(async ({ input }) => ({
+  databaseUrl: `postgres://${input.project}.${input.region}.db.internal/${input.size}`,
+}));
 
 const SIZES = ['small', 'medium', 'large'];
 const REGIONS = ['eu-west', 'us-east', 'ap-south'];
@@ -123,6 +130,8 @@ export const provisionMachine = setup({
       },
       onAccept: [{ guard: 'confirmed', target: 'provisioning' }, { target: 'cancelled' }],
       onDecline: 'cancelled',
+      // Confirming provisions: a resent confirmation must never create a second database.
+      singleUse: true,
     }),
     provisioning: {
       invoke: {
@@ -172,4 +181,7 @@ export const provisionDatabaseTool = defineTool({
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   machine: provisionMachine,
   exampleArguments: { project: 'atlas' },
+  // The quota check only reads; provisioning is an effect the docs replace.
+  safeActors: ['checkQuota'],
+  exampleActors: { provision: exampleProvision },
 });

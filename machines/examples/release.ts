@@ -37,7 +37,7 @@ export interface DeployInput {
  * line is one `O_APPEND` write, which processes sharing the file cannot interleave.
  */
 export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async ({ input, signal }) => {
-  const deploymentId = `${input.service}@${input.version}#${input.window}`;
+  const deploymentId = deploymentIdOf(input);
   const journal = process.env.BATON_DEPLOY_JOURNAL;
   if (journal) appendFileSync(journal, `${deploymentId} ${process.pid}\n`);
   await new Promise<void>((resolve, reject) => {
@@ -49,6 +49,15 @@ export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput
   });
   return { deploymentId };
 });
+
+function deploymentIdOf(input: DeployInput): string {
+  return `${input.service}@${input.version}#${input.window}`;
+}
+
+/** What the docs' example runs instead of a deployment: the same answer, and no effect. */
+const exampleDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async ({ input }) => ({
+  deploymentId: deploymentIdOf(input),
+}));
 
 export const releaseMachine = setup({
   types: {} as { context: ReleaseContext; input: ReleaseArgs; events: AnswerEvent },
@@ -148,4 +157,6 @@ export const releaseTool = defineTool({
   annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   machine: releaseMachine,
   exampleArguments: { service: 'billing', version: '2.4.0' },
+  // Reading the docs must never deploy.
+  exampleActors: { deploy: exampleDeploy },
 });

@@ -213,5 +213,12 @@ export const shipReleaseTool = defineTool({
   machine: shipReleaseMachine,
   task: 'required',
   exampleArguments: { service: 'billing', version: '2.5.0', bakeSeconds: 1 },
+  // The build is simulated and touches nothing; the docs' example never promotes for real.
+  safeActors: ['build'],
+  exampleActors: {
+    promote: fromPromise<{ promotion: string }, { artifact: string }>(async ({ input, self, system }) => ({
+      promotion: `${input.artifact} promoted (${idempotencyKey({ self, system })})`,
+    })),
+  },
   exampleAnswers: { approve: { action: 'accept', content: { approve: true, approver: 'ada' } } },
 });

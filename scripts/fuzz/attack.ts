@@ -23,7 +23,8 @@ export interface Attack {
   later?: Array<{ afterMs: number; bytes: Buffer }>;
 }
 
-export type FindingKind = '5xx' | 'hang' | 'dropped' | 'refused' | 'malformed' | 'effect' | 'starved';
+export type FindingKind =
+  '5xx' | 'hang' | 'dropped' | 'refused' | 'malformed' | 'effect' | 'starved' | 'memory' | 'unbounded';
 
 export interface Finding {
   kind: FindingKind;
@@ -96,7 +97,10 @@ export function judge(attack: Attack, outcome: Outcome): Verdict {
     return { status: outcome.kind, findings, internalError: false };
   }
   const status = String(outcome.status);
-  if (outcome.status >= 500) add('5xx', `${outcome.status} ${excerpt(outcome.body)}`);
+  // A 503 with Retry-After is Baton declining load on purpose (body budget, concurrency cap):
+  // the honest checks beside the attacks judge whether others are still served.
+  const busy = outcome.status === 503 && outcome.headers['retry-after'] !== undefined;
+  if (outcome.status >= 500 && !busy) add('5xx', `${outcome.status} ${excerpt(outcome.body)}`);
   let message: any;
   if (attack.expectJson && outcome.status !== 202 && outcome.status < 500) {
     message = jsonRpcOf(outcome);

@@ -19,15 +19,24 @@ export interface FuzzContext {
   port: number;
   seed: number;
   keyId: string;
+  /** The server's process id, for its RSS (resource attacks). */
+  pid?: number;
   send(attack: Attack): Promise<Sent>;
   /** Sends with the configured concurrency bound. */
   sendAll(attacks: Attack[]): Promise<Sent[]>;
-  /** A conformant call whose answer the category needs (a real state); not an attack. */
+  /**
+   * A conformant call whose answer the category needs (a real state); not an attack. Sent from
+   * HONEST_ADDRESS, since per-client limits rightly refuse an address that is attacking.
+   */
   honest(method: string, params: Record<string, unknown>): Promise<any>;
 }
 
+/** Where honest calls come from; every attack comes from 127.0.0.1. */
+export const HONEST_ADDRESS = '127.0.0.2';
+
 export interface ContextOptions {
   port: number;
+  pid?: number;
   seed: number;
   keyId: string;
   concurrency: number;
@@ -63,6 +72,7 @@ export function createContext(options: ContextOptions): FuzzContext {
   };
   return {
     port,
+    ...(options.pid === undefined ? {} : { pid: options.pid }),
     seed: options.seed,
     keyId: options.keyId,
     send,
@@ -70,6 +80,7 @@ export function createContext(options: ContextOptions): FuzzContext {
     async honest(method, params) {
       const outcome = await exchange(port, mcpRequest(port, JSON.stringify(message(method, params))), {
         timeoutMs: options.timeoutMs,
+        localAddress: HONEST_ADDRESS,
       });
       tally.honestRequests += 1;
       return outcome.kind === 'response' ? jsonRpcOf(outcome) : undefined;

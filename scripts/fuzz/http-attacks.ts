@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { message } from '../../test/helpers/hostile-messages.js';
 import { mcpRequest, type Attack, type Finding } from './attack.js';
-import type { FuzzContext } from './fuzz-context.js';
+import { HONEST_ADDRESS, type FuzzContext } from './fuzz-context.js';
 import { templates } from './message-attacks.js';
 import { buildRequest, exchange } from './raw-http.js';
 
@@ -185,7 +185,10 @@ export async function stalledBodies(ctx: FuzzContext, count: number, stallMs: nu
   await new Promise((resolve) => setTimeout(resolve, Math.min(500, stallMs / 2)));
   const findings: Finding[] = [];
   for (let i = 0; i < 10; i += 1) {
-    const outcome = await exchange(ctx.port, mcpRequest(ctx.port, DISCOVER), { timeoutMs: 5_000 });
+    const outcome = await exchange(ctx.port, mcpRequest(ctx.port, DISCOVER), {
+      timeoutMs: 5_000,
+      localAddress: HONEST_ADDRESS,
+    });
     if (outcome.kind !== 'response' || outcome.status !== 200) {
       const detail =
         outcome.kind === 'response' ? `${outcome.status} ${outcome.body.toString().slice(0, 200)}` : outcome.kind;

@@ -111,6 +111,8 @@ export interface ExchangeOptions {
   /** Bytes to send after the first ones, each after a delay (a trickling or stalling client). */
   later?: Array<{ afterMs: number; bytes: Buffer }>;
   headRequest?: boolean;
+  /** The client's own address (127.0.0.2, …): per-client limits count addresses. */
+  localAddress?: string;
 }
 
 /** Sends `bytes` on a fresh connection and waits for one response, a close, or the timeout. */
@@ -121,7 +123,11 @@ export function exchange(port: number, bytes: Buffer, options: ExchangeOptions):
     const received: Buffer[] = [];
     const timers: NodeJS.Timeout[] = [];
     let settled = false;
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({
+      port,
+      host: '127.0.0.1',
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    });
     const finish = (outcome: Outcome) => {
       if (settled) return;
       settled = true;

@@ -10,6 +10,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import {
+  docsEffectProblems,
   FlowEngine,
   KeyRing,
   openState,
@@ -75,7 +76,11 @@ function counterBytes(): (length: number) => Uint8Array {
 }
 
 function withExampleActors(flow: DocumentedFlow): DocumentedFlow {
-  if (flow.kind !== 'tool' || !flow.definition.exampleActors) return flow;
+  if (flow.kind !== 'tool') return flow;
+  // The example runs for real: an effect without a stand-in would happen (a deploy from the docs).
+  const problems = docsEffectProblems(flow.definition);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  if (!flow.definition.exampleActors) return flow;
   const machine = (flow.definition.machine as AnyStateMachine).provide({ actors: flow.definition.exampleActors });
   return { kind: 'tool', definition: { ...flow.definition, machine } };
 }
@@ -200,14 +205,22 @@ function forDisplay(rounds: ConversationRound[]): ConversationRound[] {
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-/** Replaces every random UUID with a fixed one, the same UUID always by the same stand-in. */
+/** A URL elicitation's page reference (engine/page-reference.ts); it seals random ids, so it is shortened too. */
+const PAGE_REF = /\bp1\.[A-Za-z0-9_-]{1,32}\.[A-Za-z0-9_-]{32,}/g;
+
+/**
+ * Replaces every random UUID with a fixed one, the same UUID always by the same stand-in, and
+ * shortens page references like sealed states (their start is the counter-made nonce).
+ */
 export function scrubRandomIds<T>(value: T): T {
   const seen = new Map<string, string>();
-  const text = JSON.stringify(value).replace(UUID, (uuid) => {
-    const key = uuid.toLowerCase();
-    if (!seen.has(key)) seen.set(key, `00000000-0000-4000-8000-${String(seen.size + 1).padStart(12, '0')}`);
-    return seen.get(key)!;
-  });
+  const text = JSON.stringify(value)
+    .replace(UUID, (uuid) => {
+      const key = uuid.toLowerCase();
+      if (!seen.has(key)) seen.set(key, `00000000-0000-4000-8000-${String(seen.size + 1).padStart(12, '0')}`);
+      return seen.get(key)!;
+    })
+    .replace(PAGE_REF, (ref) => String(shortenState(ref)));
   return JSON.parse(text) as T;
 }
 

@@ -13,6 +13,8 @@ export type EngineErrorReason =
   | 'state_in_use'
   /** A single-use state was already presented and its outcome is not known (it was cancelled). */
   | 'state_consumed'
+  /** The caller holds its quota of live single-use claims: its own single-use rounds wait. */
+  | 'quota_exceeded'
   /** The single-use guard (Redis) cannot be reached: single-use flows fail closed. */
   | 'guard_unavailable'
   /** The machine settled in no recognised state: a bug in the tool or in Baton. */

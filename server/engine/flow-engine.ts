@@ -11,16 +11,24 @@ import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
 import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
 import { isLoggingLevel, LOG_EVENT, type LogReport } from './log-reports.js';
-import { MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
+import { DEFAULT_SINGLE_USE_QUOTA, MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
 import { pooledRandomBytes } from './random-pool.js';
 import { runOnce } from './single-use-run.js';
 import { JsonSchemaValidator } from './json-schema-validator.js';
 import type { KeyRing } from './key-ring.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
-import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from './pending-questions.js';
+import {
+  clientSupports,
+  pendingQuestions,
+  requiredCapability,
+  toInputRequest,
+  type PageRefMinter,
+} from './pending-questions.js';
 import { persistAtQuestion } from './pause-check.js';
+import { principalDigest, sealPageReference } from './page-reference.js';
 import { openState, sealBounded, type StateClaims } from './sealed-state.js';
+import { secretFields, secretFieldsMessage } from './secret-fields.js';
 import { settle, type Settled } from './settle.js';
 import { pendingTimers, type TaskTimer } from './tasks/scheduled-timers.js';
 import { taskHandover, withParkedActors } from './tasks/task-handover.js';
@@ -43,6 +51,8 @@ export interface FlowEngineOptions {
   maxRounds?: number;
   /** Where single-use states are claimed (in memory by default; Redis for a fleet). */
   replayGuard?: ReplayGuard;
+  /** Live single-use claims one caller may hold (1,000). */
+  singleUseQuota?: number;
 }
 
 export interface FlowCall {
@@ -50,6 +60,8 @@ export interface FlowCall {
   arguments: Record<string, unknown>;
   /** Who is calling, from the auth hook (`anonymous` when there is none). */
   principal: string;
+  /** Whose quota a single-use claim counts against (default: the principal). */
+  quotaOwner?: string;
   clientCapabilities: ClientCapabilities;
   inputResponses?: unknown;
   requestState?: unknown;
@@ -111,6 +123,7 @@ export class FlowEngine {
   readonly #budget: number;
   readonly #maxRounds: number;
   readonly #guard: ReplayGuard;
+  readonly #quota: number;
   readonly #validator = new JsonSchemaValidator();
   readonly #versions = new WeakMap<AnyStateMachine, string>();
 
@@ -124,6 +137,7 @@ export class FlowEngine {
     this.#budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
     this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
     this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
+    this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
   }
 
   /** The structural version of a machine, computed once. */
@@ -153,6 +167,8 @@ export class FlowEngine {
       now: this.#clock(),
       budgetMs: call.flow.timeBudgetMs ?? this.#budget,
       target: binding.target,
+      scope: { owner: call.quotaOwner ?? call.principal, quota: this.#quota, issuedAt: resumed.claims.issuedAt },
+      ...(answersAny(resumed.claims.asked, call.inputResponses) ? {} : { unanswered: call.requestState as string }),
     };
     return runOnce(single, () => this.#runRound(call, binding, resumed));
   }
@@ -200,7 +216,7 @@ export class FlowEngine {
 
   #binding(call: FlowCall): Binding {
     return {
-      principal: shortDigest(`principal\u0000${call.principal}`),
+      principal: principalDigest(call.principal),
       target: `${call.flow.method} ${call.flow.name}`,
       args: shortDigest(canonicalJson(call.arguments)),
       version: this.versionOf(call.flow.machine),
@@ -354,8 +370,22 @@ export class FlowEngine {
   ): FlowOutcome {
     const inputRequests: Record<string, InputRequest> = {};
     let missing: ClientCapabilities | undefined;
-    for (const { question } of pendingQuestions(snapshot)) {
-      const request = toInputRequest(question, snapshot.context, retryReasons[question.key]);
+    const issuedAt = Math.floor(this.#clock() / 1000);
+    const expiresAt = issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl);
+    const mint: PageRefMinter = (question, subject) =>
+      sealPageReference(
+        { principal: binding.principal, target: binding.target, key: question.key, subject, expiresAt },
+        this.#keyRing,
+        this.#randomBytes,
+      );
+    for (const { question, stateId } of pendingQuestions(snapshot)) {
+      const request = toInputRequest(question, snapshot.context, retryReasons[question.key], mint);
+      // A static schema was checked at start-up; one computed from context is checked as it is asked.
+      const secrets = question.kind === 'form' ? secretFields(request.params?.requestedSchema, question.notSecret) : [];
+      if (secrets.length > 0) {
+        this.#logger.error('form_asks_for_secret', { target: binding.target, state: stateId, fields: secrets });
+        return { kind: 'failed', message: secretFieldsMessage(`${call.flow.name}, state "${stateId}"`, secrets) };
+      }
       if (!clientSupports(question, request, call.clientCapabilities)) {
         missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
       }
@@ -377,13 +407,12 @@ export class FlowEngine {
       this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
       return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
     }
-    const issuedAt = Math.floor(this.#clock() / 1000);
     const sealed = sealBounded(
       {
         claims: {
           ...binding,
           issuedAt,
-          expiresAt: issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl),
+          expiresAt,
           id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
           round,
           asked: Object.keys(inputRequests),
@@ -411,6 +440,11 @@ function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
     if (!isLoggingLevel(level)) return;
     onLog({ level, data, ...(typeof logger === 'string' ? { logger } : {}) });
   });
+}
+
+/** Whether `responses` holds an answer to any of the keys asked. */
+function answersAny(asked: string[], responses: unknown): boolean {
+  return isRecord(responses) && asked.some((key) => Object.hasOwn(responses, key));
 }
 
 function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {

@@ -38,7 +38,13 @@ export { openState, sealState, type StateClaims, type SealedContent } from './se
 export { structuralVersion } from './structural-version.js';
 export { toToolResult, toolError } from './tool-result.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
-export { MemoryReplayGuard, type GuardClaim, type ReplayGuard } from './replay-guard.js';
+export {
+  DEFAULT_SINGLE_USE_QUOTA,
+  MemoryReplayGuard,
+  type ClaimScope,
+  type GuardClaim,
+  type ReplayGuard,
+} from './replay-guard.js';
 export { RedisReplayGuard, type RedisReplayGuardOptions } from './redis-replay-guard.js';
 export { SINGLE_USE_TAG } from './input-states.js';
 export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';
@@ -94,3 +100,5 @@ export {
   type TaskRecord,
   type TaskStatus,
 } from './tasks/index.js';
+export { checkToolEffects, docsEffectProblems, invokedActors, reusableEffectWarnings } from './effect-checks.js';
+export { openPageReference, verifyPageVisit, type PageReferenceClaims, type PageVisit } from './page-reference.js';

@@ -31,12 +31,24 @@ export interface FormQuestion<TContext = any> {
   key: string;
   message: Computed<string, TContext>;
   schema: Computed<FormSchema, TContext>;
+  /**
+   * Fields whose names look like secrets but are not (`tokenCount`): forms may not ask for
+   * secrets, and a field named like one is refused unless listed here (secret-fields.ts).
+   */
+  notSecret?: string[];
 }
 export interface UrlQuestion<TContext = any> {
   kind: 'url';
   key: string;
   message: Computed<string, TContext>;
-  url: Computed<string, TContext>;
+  /**
+   * The page's URL. A function also gets `pageRef`: an unguessable reference sealed for this flow
+   * and the principal who started it, carrying `subject`. Put it in the URL; the page opens it
+   * with `verifyPageVisit` and refuses anyone else (page-reference.ts).
+   */
+  url: string | ((args: QuestionArgs<TContext> & { pageRef: string }) => string);
+  /** What the page reference tells the page (which account, which connection); never in the URL itself. */
+  subject?: Computed<string, TContext>;
 }
 export interface SamplingQuestion<TContext = any> {
   kind: 'sampling';
@@ -133,9 +145,9 @@ function declineAndCancel(key: string, handlers: Handlers) {
 export function askForm<TContext = any>(
   spec: Omit<FormQuestion<TContext>, 'kind'> & Handlers & Fallback & { onAccept: Transition },
 ) {
-  const { key, message, schema, onAccept } = spec;
+  const { key, message, schema, onAccept, notSecret } = spec;
   return stateNodeFor(
-    { kind: 'form', key, message, schema },
+    { kind: 'form', key, message, schema, ...(notSecret ? { notSecret } : {}) },
     withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
     spec,
   );
@@ -148,9 +160,9 @@ export function askForm<TContext = any>(
 export function askUrl<TContext = any>(
   spec: Omit<UrlQuestion<TContext>, 'kind'> & Handlers & Fallback & { onAccept: Transition },
 ) {
-  const { key, message, url, onAccept } = spec;
+  const { key, message, url, subject, onAccept } = spec;
   return stateNodeFor(
-    { kind: 'url', key, message, url },
+    { kind: 'url', key, message, url, ...(subject === undefined ? {} : { subject }) },
     withFallback(key, { [answerEvent.accept(key)]: onAccept, ...declineAndCancel(key, spec) }, spec),
     spec,
   );

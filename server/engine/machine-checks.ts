@@ -9,6 +9,7 @@ import { DEFAULT_TIME_BUDGET_MS } from './flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from './input-states.js';
 import { roundCrossingProblems, TASK_FIX } from './round-crossing-checks.js';
+import { secretFields, secretFieldsMessage } from './secret-fields.js';
 import { findUnserializable } from './serializable-context.js';
 
 /** Keys become part of event names (`answer.<key>.accept`), so they avoid dots. */
@@ -67,6 +68,9 @@ function questionProblems(
     if (!schema) problems.push(`${where}: a form question needs a schema.`);
     else if (typeof schema === 'object' && (schema.type !== 'object' || typeof schema.properties !== 'object')) {
       problems.push(`${where}: a form schema must be { type: "object", properties: {…} } (spec, elicitation).`);
+    } else if (typeof schema === 'object') {
+      const secrets = secretFields(schema, question.notSecret);
+      if (secrets.length > 0) problems.push(secretFieldsMessage(where, secrets));
     }
   }
   if (question.kind === 'sampling' && !question.request)

@@ -4,7 +4,7 @@
  * caller can refuse with -32021 before anything is sent (spec: basic, "Client capabilities").
  */
 import type { AnyMachineSnapshot } from 'xstate';
-import { INPUT_META, type Question } from './input-states.js';
+import { INPUT_META, type Question, type UrlQuestion } from './input-states.js';
 import type { ClientCapabilities, InputRequest } from './mcp-shapes.js';
 import { isRecord } from './plain-objects.js';
 
@@ -29,8 +29,33 @@ function resolve<T>(value: T | ((args: { context: unknown }) => T), context: unk
   return typeof value === 'function' ? (value as (args: { context: unknown }) => T)({ context }) : value;
 }
 
-/** The exact wire request for one question; `retryReason` prefixes the message of a re-ask. */
-export function toInputRequest(question: Question, context: unknown, retryReason?: string): InputRequest {
+/** Mints the page reference of a URL question (page-reference.ts), given its subject. */
+export type PageRefMinter = (question: UrlQuestion, subject: string) => string;
+
+function urlOf(question: UrlQuestion, context: unknown, mint: PageRefMinter | undefined): string {
+  if (typeof question.url !== 'function') return question.url;
+  let minted: string | undefined;
+  const url = question.url;
+  // Minted only when the URL uses it: most URL questions link to a fixed page.
+  return url({
+    context,
+    get pageRef() {
+      return (minted ??=
+        mint?.(question, question.subject === undefined ? '' : resolve(question.subject, context)) ?? '');
+    },
+  });
+}
+
+/**
+ * The exact wire request for one question; `retryReason` prefixes the message of a re-ask, and
+ * `mint` makes the page reference a URL question may put in its URL (without it, an empty one).
+ */
+export function toInputRequest(
+  question: Question,
+  context: unknown,
+  retryReason?: string,
+  mint?: PageRefMinter,
+): InputRequest {
   const withReason = (message: string) => (retryReason ? `${retryReason} ${message}` : message);
   switch (question.kind) {
     case 'form':
@@ -48,7 +73,7 @@ export function toInputRequest(question: Question, context: unknown, retryReason
         params: {
           mode: 'url',
           message: withReason(resolve(question.message, context)),
-          url: resolve(question.url, context),
+          url: urlOf(question, context, mint),
         },
       };
     case 'sampling':

@@ -8,7 +8,7 @@ import superjson from 'superjson';
 import { EngineError, type EngineErrorReason } from './engine-error.js';
 import type { FlowOutcome } from './flow-engine.js';
 import type { Logger } from './logger.js';
-import type { GuardClaim, ReplayGuard } from './replay-guard.js';
+import type { ClaimScope, GuardClaim, ReplayGuard } from './replay-guard.js';
 
 /** Beyond the round's time budget, how long a claim waits before its run counts as abandoned. */
 const CLAIM_MARGIN_MS = 5_000;
@@ -38,14 +38,37 @@ export interface SingleUseRun {
   budgetMs: number;
   /** For logs. */
   target: string;
+  /** Who claims (quota) and when the state was issued (epoch). */
+  scope: ClaimScope;
+  /**
+   * The presented state, when this presentation answers none of the questions it asked. Such a
+   * round delivers no event, so it cannot run an effect: it is answered with the same questions
+   * and the same state, without a claim. Claiming it would let one client use up claims (and its
+   * quota) by resending states with no answers; handing out a fresh state without claiming the old
+   * one would fork the flow into two states that could each run the effect once.
+   */
+  unanswered?: string;
+}
+
+async function claimed(guard: ReplayGuard, id: string): Promise<boolean> {
+  try {
+    return (await guard.peek?.(id)) ?? true;
+  } catch {
+    // Without the guard the re-ask still runs nothing; an answered presentation fails closed.
+    return false;
+  }
 }
 
 export async function runOnce(spec: SingleUseRun, round: () => Promise<FlowOutcome>): Promise<FlowOutcome> {
   const { guard, id } = spec;
+  if (spec.unanswered !== undefined && !(await claimed(guard, id))) {
+    const outcome = await round();
+    return outcome.kind === 'input_required' ? { ...outcome, requestState: spec.unanswered } : outcome;
+  }
   let claim: GuardClaim;
   try {
     const ttlSeconds = Math.max(1, spec.expiresAt - Math.floor(spec.now / 1000));
-    claim = await guard.claim(id, ttlSeconds, spec.now + spec.budgetMs + CLAIM_MARGIN_MS);
+    claim = await guard.claim(id, ttlSeconds, spec.now + spec.budgetMs + CLAIM_MARGIN_MS, spec.scope);
   } catch (error) {
     spec.logger.error('replay_guard_unavailable', { target: spec.target, error: String(error) });
     throw new EngineError('guard_unavailable', 'The single-use guard is unavailable; nothing was run');
@@ -55,6 +78,18 @@ export async function runOnce(spec: SingleUseRun, round: () => Promise<FlowOutco
   }
   if (claim.status === 'settled') return replay(claim.outcome);
   if (claim.status === 'abandoned') throw alreadyUsed();
+  if (claim.status === 'before_epoch') {
+    spec.logger.warn('request_state_before_guard_epoch', { target: spec.target });
+    throw alreadyUsed();
+  }
+  if (claim.status === 'over_quota') {
+    spec.logger.warn('single_use_quota_reached', { target: spec.target, owner: spec.scope.owner, quota: claim.quota });
+    throw new EngineError(
+      'quota_exceeded',
+      `This caller already holds ${claim.quota} single-use steps that are in progress or recently run; nothing was run. Retry once some of its states have expired`,
+      { quota: claim.quota },
+    );
+  }
 
   let record: RecordedOutcome | undefined;
   try {

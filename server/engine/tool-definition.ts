@@ -43,6 +43,12 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
    * happen (a real deploy) or that waits on the user outside the conversation.
    */
   exampleActors?: Record<string, AnyActorLogic>;
+  /**
+   * Invoked actors, by name, with no effect outside the process (a lookup, a check). The docs may
+   * run them as they are, and they do not count as effects for the single-use start-up check.
+   * Every other invoked actor needs a stand-in in `exampleActors` while the docs are served.
+   */
+  safeActors?: string[];
 }
 
 export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>

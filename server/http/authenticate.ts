@@ -6,7 +6,7 @@
  * (spec, basic/authorization; RFC 9728).
  */
 import type { Context } from 'koa';
-import type { Principal } from '../protocol/index.js';
+import { ANONYMOUS, type Principal } from '../protocol/index.js';
 
 export type Authenticate = (ctx: Context) => Promise<Principal>;
 
@@ -38,4 +38,21 @@ export function bearerChallenge(failure: AuthenticationFailure, resourceMetadata
     resourceMetadataUrl ? `resource_metadata="${resourceMetadataUrl}"` : undefined,
   ].filter(Boolean);
   return params.length > 0 ? `Bearer ${params.join(', ')}` : 'Bearer';
+}
+
+/**
+ * Who is in front of a page the server serves (a URL elicitation page), as a principal id: the
+ * same hook that authenticates MCP requests, or `anonymous` when there is none; undefined when
+ * the hook refuses. Pages compare it with the principal that started the flow (verifyPageVisit).
+ */
+export function pageVisitor(authenticate?: Authenticate): (ctx: Context) => Promise<string | undefined> {
+  if (!authenticate) return async () => ANONYMOUS.id;
+  return async (ctx) => {
+    try {
+      return (await authenticate(ctx)).id;
+    } catch (error) {
+      if (error instanceof AuthenticationError) return undefined;
+      throw error;
+    }
+  };
 }

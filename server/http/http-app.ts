@@ -7,6 +7,7 @@ import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
 import { ANONYMOUS, type LegacyService, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
+import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_BYTES_PER_CLIENT } from './body-budget.js';
 import { ConcurrencyGate } from './concurrency-limit.js';
 import { legacyDelete, legacyGet } from './legacy-endpoint.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
@@ -23,6 +24,9 @@ export interface HttpAppOptions {
   originPolicy?: OriginPolicy;
   /** Largest request body accepted, in bytes (1 MiB: room for a full-size requestState). */
   maxBodyBytes?: number;
+  /** Request-body bytes held at once across all connections (64 MiB), and per client address (16 MiB). */
+  maxBodyBytesInFlight?: number;
+  maxBodyBytesPerClient?: number;
   /** Sent as `Baton-Instance` on every response. */
   instanceId: string;
   /** Extra routes (docs pages, example pages) mounted beside the endpoint. */
@@ -56,6 +60,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const path = options.path ?? '/mcp';
   const router = new Router();
   const authenticate = options.authenticate ?? (async () => ANONYMOUS);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   router.post(
     path,
@@ -64,7 +69,12 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
       dispatcher: options.dispatcher,
       authenticate,
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxBodyBytes,
+      // Never below one largest body, or such a body could never be read.
+      bodyBudget: new BodyBudget({
+        totalBytes: Math.max(maxBodyBytes, options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT),
+        perClientBytes: Math.max(maxBodyBytes, options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT),
+      }),
       ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
       ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
       ...(options.legacy ? { legacy: options.legacy } : {}),

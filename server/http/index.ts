@@ -6,7 +6,13 @@ export {
   DEFAULT_BODY_TIMEOUT_MS,
   type HttpAppOptions,
 } from './http-app.js';
-export { AuthenticationError, bearerChallenge, type Authenticate, type AuthenticationFailure } from './authenticate.js';
+export {
+  AuthenticationError,
+  bearerChallenge,
+  pageVisitor,
+  type Authenticate,
+  type AuthenticationFailure,
+} from './authenticate.js';
 export { parseStaticTokens, staticBearerTokens } from './static-bearer-tokens.js';
 export {
   protectedResourceRouter,
@@ -17,3 +23,11 @@ export {
 export { ConcurrencyGate } from './concurrency-limit.js';
 export { originGuard, isLoopbackHost, LOOPBACK_HOSTS, type OriginPolicy } from './origin-guard.js';
 export { decodeHeaderValue } from './standard-headers.js';
+export { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_BYTES_PER_CLIENT } from './body-budget.js';
+export { clientKey } from './client-address.js';
+export {
+  capSocketsPerClient,
+  DEFAULT_CONNECTION_LIMITS,
+  serverTimeoutOptions,
+  type ConnectionLimits,
+} from './connection-limits.js';

@@ -15,8 +15,16 @@ import {
   type McpDispatcher,
 } from '../protocol/index.js';
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
+import type { BodyBudget } from './body-budget.js';
+import { clientKey } from './client-address.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
-import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
+import {
+  BodyAbortedError,
+  BodyBudgetExceededError,
+  BodyTimeoutError,
+  BodyTooLargeError,
+  readBody,
+} from './read-body.js';
 import { legacyPost, sessionHeader } from './legacy-endpoint.js';
 import { ResponseChannel } from './response-channel.js';
 import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
@@ -27,6 +35,8 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   bodyTimeoutMs: number;
   gate: ConcurrencyGate;
+  /** Request-body bytes held at once, in total and per client address. */
+  bodyBudget: BodyBudget;
   /** Named in 401 challenges when the server is protected (RFC 9728). */
   resourceMetadataUrl?: string;
   /** The tools' `x-mcp-header` parameters (see standard-headers.ts). */
@@ -56,12 +66,26 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       return;
     }
 
+    const client = clientKey(ctx.req.socket.remoteAddress);
+    const declared = Number(ctx.req.headers['content-length']);
+    const reserveBytes = Number.isSafeInteger(declared) && declared <= options.maxBodyBytes ? declared : 0;
+    // Over the body budget: refused before (or while) the body is read, and the connection closed.
+    const bodyBusy = (text: string) => {
+      ctx.set('Connection', 'close');
+      ctx.set('Retry-After', '1');
+      channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, text)));
+    };
+    const budget = options.bodyBudget.reserve(client, reserveBytes);
+    if (!budget) return bodyBusy(options.bodyBudget.busyMessage);
+    if (!principal.authenticated) principal = { ...principal, client };
+
     let message: unknown;
     let body: string | undefined;
     try {
-      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs);
+      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
       message = parseJson(body);
     } catch (error) {
+      if (error instanceof BodyBudgetExceededError) return bodyBusy(error.message);
       if (error instanceof BodyTooLargeError) {
         ctx.set('Connection', 'close');
         channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
@@ -77,6 +101,8 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         return;
       }
       throw error;
+    } finally {
+      budget.release();
     }
 
     if (!options.gate.tryEnter()) {

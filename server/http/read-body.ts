@@ -5,6 +5,7 @@
  * socket, and then not even the 413 could be sent.
  */
 import type { IncomingMessage } from 'node:http';
+import type { BodyReservation } from './body-budget.js';
 
 export class BodyTooLargeError extends Error {
   constructor(readonly limit: number) {
@@ -18,6 +19,13 @@ export class BodyTimeoutError extends Error {
   }
 }
 
+/** A chunked body outgrew what the body budget could still reserve (body-budget.ts). */
+export class BodyBudgetExceededError extends Error {
+  constructor() {
+    super('Too many request bodies are arriving at once');
+  }
+}
+
 /** The client went away before its body was complete. */
 export class BodyAbortedError extends Error {
   constructor() {
@@ -25,28 +33,42 @@ export class BodyAbortedError extends Error {
   }
 }
 
-export function readBody(request: IncomingMessage, limit: number, timeoutMs: number): Promise<string> {
+/**
+ * `reservation` holds the bytes already reserved for this body (its declared length); a body
+ * that grows past them must reserve more or is refused with BodyBudgetExceededError.
+ */
+export function readBody(
+  request: IncomingMessage,
+  limit: number,
+  timeoutMs: number,
+  reservation?: { bytes: number; budget: BodyReservation },
+): Promise<string> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let reserved = reservation?.bytes ?? 0;
     const finish = (error?: Error) => {
       clearTimeout(timer);
       request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       if (error) reject(error);
       else resolve(Buffer.concat(chunks, size).toString('utf8'));
     };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      // Keep reading and discarding, so the 413 can still be delivered on this connection.
+    const refuse = (error: Error) => {
+      // Keep reading and discarding, so the answer can still be delivered on this connection.
       chunks.length = 0;
       request.resume();
-      finish(new BodyTooLargeError(limit));
+      finish(error);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return refuse(new BodyTooLargeError(limit));
+      if (reservation && size > reserved) {
+        if (!reservation.budget.grow(size - reserved)) return refuse(new BodyBudgetExceededError());
+        reserved = size;
+      }
+      chunks.push(chunk);
     };
     const onEnd = () => finish();
     const onError = () => finish(new BodyAbortedError());

@@ -44,6 +44,12 @@ export function toProtocolError(error: EngineError): ProtocolError {
       return new ProtocolError(ErrorCode.InvalidParams, 'Invalid params: this requestState was already used', {
         reason: 'request_state_used',
       });
+    case 'quota_exceeded':
+      // Only this caller's single-use rounds are refused; everyone else's still run.
+      return new ProtocolError(ErrorCode.InvalidParams, `Invalid params: ${error.message}`, {
+        reason: 'single_use_quota',
+        quota: error.data?.quota,
+      });
     case 'guard_unavailable':
       return new ProtocolError(
         ErrorCode.InternalError,

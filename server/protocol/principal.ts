@@ -7,6 +7,11 @@ export interface Principal {
   id: string;
   /** Whether results may differ per principal (then cacheScope is "private"). */
   authenticated: boolean;
+  /**
+   * Where an unauthenticated caller connects from (its address, or its /64 for IPv6), set by the
+   * HTTP transport. Anonymous callers all share one id, so per-caller quotas count this instead.
+   */
+  client?: string;
 }
 
 export const ANONYMOUS: Principal = Object.freeze({ id: 'anonymous', authenticated: false });

@@ -76,7 +76,7 @@ describe('runConversation', () => {
     const a = await runConversation(tool(connect()));
     const b = await runConversation(tool(connect()));
     expect(JSON.stringify(a)).to.equal(JSON.stringify(b));
-    expect(JSON.stringify(a)).to.include('/vault/00000000-0000-4000-8000-000000000001');
+    expect(JSON.stringify(a)).to.include('/vault/p1.docs.');
   });
 
   it("uses the tool's exampleActors in place of its own actors", async () => {
@@ -177,7 +177,7 @@ describe('toSequenceDiagram', () => {
   it('notes the page a URL question opens', async () => {
     const connect = createConnectPaymentsTool({ vault: createMemoryVault(), pageUrl: (id) => `http://h/vault/${id}` });
     const text = toSequenceDiagram(await runConversation(tool(connect)));
-    expect(text).to.include('Note over U: opens http://h/vault/00000000-0000-4000-8000-000000000001');
+    expect(text).to.include('Note over U: opens http://h/vault/p1.docs.');
   });
 
   it('escapes what Mermaid would read as syntax in messages', async () => {

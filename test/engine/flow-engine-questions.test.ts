@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FlowEngine } from '../../server/engine/index.js';
+import { FlowEngine, openPageReference } from '../../server/engine/index.js';
 import { provisionDatabaseTool } from '../../machines/examples/provision-database.js';
 import { createConnectPaymentsTool } from '../../machines/examples/connect-payments.js';
 import { createMemoryVault } from '../../machines/examples/secret-vault.js';
@@ -46,8 +46,11 @@ describe('FlowEngine: kinds of questions', () => {
     describe('a URL question (connect-payments)', () => {
       function paymentsDriver() {
         const vault = createMemoryVault();
-        const tool = createConnectPaymentsTool({ vault, pageUrl: (id) => `https://pay.example/vault/${id}` });
-        return { vault, driver: new Driver(new FlowEngine({ keyRing: testKeyRing() }), tool, { provider: 'stripe' }) };
+        const keyRing = testKeyRing();
+        const tool = createConnectPaymentsTool({ vault, pageUrl: (ref) => `https://pay.example/vault/${ref}` });
+        /** The connection the page reference in `url` is for, as the page learns it. */
+        const connectionOf = (url: string) => openPageReference(url.split('/').at(-1), keyRing)!.subject;
+        return { vault, connectionOf, driver: new Driver(new FlowEngine({ keyRing }), tool, { provider: 'stripe' }) };
       }
 
       for (const caps of [{ elicitation: {} }, { elicitation: { form: {} } }, {}]) {
@@ -62,26 +65,26 @@ describe('FlowEngine: kinds of questions', () => {
         expect(Object.keys(asked.inputRequests)).to.deep.equal(['link']);
         expect(asked.inputRequests.link?.method).to.equal('elicitation/create');
         expect(asked.inputRequests.link?.params).to.include({ mode: 'url' });
-        expect(asked.inputRequests.link?.params?.url).to.match(/^https:\/\/pay\.example\/vault\/[0-9a-f-]{36}$/);
+        expect(asked.inputRequests.link?.params?.url).to.match(/^https:\/\/pay\.example\/vault\/p1\.[\w-]+\.[\w-]+$/);
       });
 
       it('asks again until the page has done its work, then completes', async () => {
-        const { vault, driver } = paymentsDriver();
+        const { vault, connectionOf, driver } = paymentsDriver();
         const first = await driver.ask();
         const url = first.inputRequests.link?.params?.url as string;
         const again = expectAsked(await driver.answer(first, { link: { action: 'accept' } }), ['link']);
-        expect(again.inputRequests.link?.params?.url).to.equal(url);
+        expect(connectionOf(again.inputRequests.link?.params?.url as string)).to.equal(connectionOf(url));
         expect(messageOf(again.inputRequests.link)).to.not.equal(messageOf(first.inputRequests.link));
-        await vault.store(url.split('/').at(-1)!, 'sk_test_1234567890');
+        await vault.store(connectionOf(url), 'sk_test_1234567890');
         const output = expectComplete(await driver.answer(again, { link: { action: 'accept' } }));
         expect(output).to.be.a('string').and.include('7890');
       });
 
       it('never shows the secret the page stored, only its last four characters', async () => {
-        const { vault, driver } = paymentsDriver();
+        const { vault, connectionOf, driver } = paymentsDriver();
         const first = await driver.ask();
         const secret = 'sk_live_0123456789SECRET';
-        await vault.store((first.inputRequests.link?.params?.url as string).split('/').at(-1)!, secret);
+        await vault.store(connectionOf(first.inputRequests.link?.params?.url as string), secret);
         const output = expectComplete(await driver.answer(first, { link: { action: 'accept' } }));
         expect(JSON.stringify(output)).to.include('CRET');
         expect(JSON.stringify(output)).to.not.include(secret.slice(0, -4));

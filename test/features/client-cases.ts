@@ -272,7 +272,7 @@ export function clientCases(target: ClientTarget, era: Era = 'modern'): void {
       expect(textOf(result)).to.include(secret.slice(-4));
       expect(seen.map((request) => request.mode)).to.deep.equal(['url']);
       expect(new URL(visited[0]!).origin).to.equal(target.pageOrigin());
-      expect(new URL(visited[0]!).pathname).to.match(/^\/vault\/[0-9a-f-]{36}$/);
+      expect(new URL(visited[0]!).pathname).to.match(/^\/vault\/p1\.[\w-]+\.[\w-]+$/);
     });
   });
 

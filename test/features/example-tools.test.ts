@@ -243,16 +243,17 @@ describe('example tools over HTTP', () => {
       expect(link.method).to.equal('elicitation/create');
       expect(link.params.mode).to.equal('url');
       expect(link.params).not.to.have.property('requestedSchema');
-      const connectionId = new URL(link.params.url).pathname.split('/').pop()!;
+      // The URL carries a sealed page reference, never the connection id itself.
+      expect(link.params.url).to.match(new RegExp(`^${server.origin}/vault/p1\\.`));
       expect(r1.requestState.length).to.be.within(400, 700);
 
       // Accepting before the key arrived: asked again, with a different message.
       const r2 = await answer('connect-payments', args, r1, { link: { action: 'accept' } }, caps);
-      expect(r2.inputRequests.link.params.url).to.equal(link.params.url);
+      expect(r2.inputRequests.link.params.url).to.match(new RegExp(`^${server.origin}/vault/p1\\.`));
       expect(r2.inputRequests.link.params.message).to.not.equal(link.params.message);
 
       // The user submits the key on the page (served by this server), then continues.
-      const page = await fetch(`${server.origin}/vault/${connectionId}`, {
+      const page = await fetch(link.params.url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'secret=sk_test_abcdefgh4242',

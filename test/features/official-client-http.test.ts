@@ -5,8 +5,9 @@
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMemoryVault, vaultPageRouter, type ExampleToolOptions } from '../../machines/index.js';
+import { pageVisitor } from '../../server/http/index.js';
 import { servedCatalogue } from '../../server/served-catalogue.js';
-import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 import { clientCases } from './client-cases.js';
 
 describe('official client (@modelcontextprotocol/client) against Baton over Streamable HTTP', () => {
@@ -16,9 +17,11 @@ describe('official client (@modelcontextprotocol/client) against Baton over Stre
   const examples: ExampleToolOptions = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
 
   before(async () => {
+    const keyRing = testKeyRing();
     server = await startTestServer({
       ...servedCatalogue(['--conformance'], examples),
-      routers: [vaultPageRouter(examples.vault)],
+      keyRing,
+      routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
     });
     examples.publicUrl = server.origin;
   });

@@ -12,8 +12,8 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter } from '../../machines/index.js';
-import { staticBearerTokens } from '../../server/http/index.js';
-import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { pageVisitor, staticBearerTokens } from '../../server/http/index.js';
+import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const MID_FLOW_SCREENSHOT = '.artifacts/try-it-release.png';
@@ -89,9 +89,11 @@ describe('Try it panel in a real browser', function () {
     const fixtures = conformanceFixtures();
     // The example tools read the vault page's address at each flow start, once the port is known.
     const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
+    const keyRing = testKeyRing();
     server = await startTestServer({
+      keyRing,
       tools: [...exampleTools(examples), ...fixtures.tools],
-      routers: [vaultPageRouter(examples.vault)],
+      routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
     });
     examples.publicUrl = server.origin;
     browser = await chromium.launch({

@@ -8,6 +8,7 @@ import { freePort } from './spawn-baton.js';
 
 export interface RunningRedis {
   url: string;
+  port: number;
   pid: number;
   stop(): Promise<void>;
 }
@@ -27,11 +28,24 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-export async function startRedis(): Promise<RunningRedis> {
-  const port = await freePort();
+/** `port` restarts a Redis on the port a stopped one used; `args` adds settings (`--maxmemory-policy …`). */
+export async function startRedis(options: { port?: number; args?: string[] } = {}): Promise<RunningRedis> {
+  const port = options.port ?? (await freePort());
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+      ...(options.args ?? []),
+    ],
     { stdio: 'ignore' },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -45,6 +59,7 @@ export async function startRedis(): Promise<RunningRedis> {
   }
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     pid: child.pid!,
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { createServer, type BatonOptions, type BatonServer } from '../../server/create-server.js';
 import { KeyRing, silentLogger, type ToolDefinition } from '../../server/engine/index.js';
+import { pageVisitor } from '../../server/http/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter, type SecretVault } from '../../machines/index.js';
 
 export interface RunningServer {
@@ -26,10 +27,17 @@ export async function startTestServer(
   const vault = createMemoryVault();
   // The vault page's URL is only known once the port is; exampleTools reads it at each flow start.
   const examples = { publicUrl: 'http://127.0.0.1:0', vault };
+  const keyRing = options.keyRing ?? testKeyRing();
   const baton = createServer({
-    keyRing: options.keyRing ?? testKeyRing(),
+    keyRing,
     logger: silentLogger,
-    routers: [vaultPageRouter(vault)],
+    routers: [
+      vaultPageRouter(vault, {
+        keyRing,
+        identify: pageVisitor(options.authenticate),
+        asksForToken: Boolean(options.authenticate),
+      }),
+    ],
     ...options,
     tools: options.tools ?? exampleTools(examples),
   });

@@ -33,7 +33,7 @@ describe('memory held by a request', () => {
   });
 
   before(async () => {
-    server = await startTestServer({ tools: [slowTool] });
+    server = await startTestServer({ tools: [slowTool], docs: false });
   });
   after(() => server.close());
 

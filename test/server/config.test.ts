@@ -57,6 +57,33 @@ describe('configFromEnvironment', () => {
     expect(configFromEnvironment({}).tasks).to.deep.equal({});
   });
 
+  it('reads the limits that hold before the body, the quota, and the Host and Origin allow-lists', () => {
+    const config = configFromEnvironment({
+      BATON_MAX_BODY_BYTES_IN_FLIGHT: '1000000',
+      BATON_MAX_BODY_BYTES_PER_CLIENT: '200000',
+      BATON_SINGLE_USE_QUOTA: '5',
+      BATON_HEADERS_TIMEOUT_MS: '2000',
+      BATON_REQUEST_TIMEOUT_MS: '9000',
+      BATON_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      BATON_MAX_SOCKETS_PER_CLIENT: '10',
+      BATON_ALLOWED_HOSTS: 'mcp.example.com, mcp.internal',
+      BATON_ALLOWED_ORIGINS: 'https://app.example.com',
+    });
+    expect(config.limits).to.deep.equal({
+      maxBodyBytesInFlight: 1000000,
+      maxBodyBytesPerClient: 200000,
+      singleUseQuota: 5,
+    });
+    expect(config.connectionLimits).to.deep.equal({
+      headersTimeoutMs: 2000,
+      requestTimeoutMs: 9000,
+      keepAliveTimeoutMs: 1000,
+      maxSocketsPerClient: 10,
+    });
+    expect(config.allowedHosts).to.deep.equal(['mcp.example.com', 'mcp.internal']);
+    expect(config.allowedOrigins).to.deep.equal(['https://app.example.com']);
+  });
+
   it('names a wildcard address as 127.0.0.1 and brackets IPv6 in URLs', () => {
     expect(urlHost('0.0.0.0')).to.equal('127.0.0.1');
     expect(urlHost('::')).to.equal('127.0.0.1');
@@ -81,6 +108,9 @@ describe('configFromEnvironment', () => {
     ['a public URL that is not a URL', { BATON_PUBLIC_URL: 'mcp.example.com' }],
     ['a public URL that is not http', { BATON_PUBLIC_URL: 'ftp://mcp.example.com' }],
     ['an authorization server that is not a URL', { BATON_AUTH_SERVERS: 'https://a.example,auth' }],
+    ['an allowed origin with a path', { BATON_ALLOWED_ORIGINS: 'https://app.example.com/page' }],
+    ['an allowed origin that is not a URL', { BATON_ALLOWED_ORIGINS: 'app.example.com' }],
+    ['a zero socket cap', { BATON_MAX_SOCKETS_PER_CLIENT: '0' }],
   ];
   for (const [label, env] of bad) {
     it(`refuses ${label} with a ConfigurationError that says what to fix`, () => {

@@ -71,6 +71,8 @@ describe('serveStdio', () => {
       tools: [releaseTool, testToolWithProgress, slowTool],
       keyRing,
       logger: silentLogger,
+      // As `baton stdio`: no HTTP, so no docs pages.
+      docs: false,
     });
     const input = new PassThrough();
     const output = new PassThrough();

@@ -30,6 +30,10 @@ export async function runFlowRound(
     flow: round.flow,
     arguments: round.arguments,
     principal: principal.id,
+    // Anonymous callers share one id: a quota per principal would let one of them use up everyone's.
+    // The prefixes keep a principal named like an address from sharing that address's quota.
+    quotaOwner:
+      principal.authenticated || !principal.client ? `principal:${principal.id}` : `address:${principal.client}`,
     clientCapabilities: meta.clientCapabilities,
     ...(params.inputResponses === undefined ? {} : { inputResponses: params.inputResponses }),
     ...(params.requestState === undefined ? {} : { requestState: params.requestState }),

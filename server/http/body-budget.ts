@@ -1,0 +1,76 @@
+/**
+ * Caps the request-body bytes held in memory at once, across every connection and per client
+ * address, before any of a body is read. A body reserves its declared Content-Length up front (a
+ * chunked body grows its reservation as it arrives); when the reservation does not fit, the
+ * request is answered 503 with Retry-After and its body is never read. Without this, 1,000
+ * connections each sending 1 MiB and stalling held a gigabyte until the body timeout.
+ *
+ * One connection holds at most one body at a time (Node serves an HTTP/1.1 connection's requests
+ * one after another), so the per-connection cap is the body limit itself.
+ */
+export interface BodyBudgetLimits {
+  /** Body bytes held at once by the whole instance. */
+  totalBytes: number;
+  /** Body bytes held at once for one client address (see client-address.ts). */
+  perClientBytes: number;
+}
+
+export const DEFAULT_BODY_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+export const DEFAULT_BODY_BYTES_PER_CLIENT = 16 * 1024 * 1024;
+
+export interface BodyReservation {
+  /** Reserves `bytes` more (a chunked body growing); false when that does not fit. */
+  grow(bytes: number): boolean;
+  /** Gives everything back; safe to call more than once. */
+  release(): void;
+}
+
+export class BodyBudget {
+  #total = 0;
+  readonly #perClient = new Map<string, number>();
+
+  constructor(readonly limits: BodyBudgetLimits) {}
+
+  /** Reserves `bytes` for a body from `client`, or undefined when that would pass a cap. */
+  reserve(client: string, bytes: number): BodyReservation | undefined {
+    if (!this.#fits(client, bytes)) return undefined;
+    let held = 0;
+    const take = (n: number) => {
+      this.#total += n;
+      this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + n);
+      held += n;
+    };
+    take(bytes);
+    return {
+      grow: (n) => {
+        if (!this.#fits(client, n)) return false;
+        take(n);
+        return true;
+      },
+      release: () => {
+        if (held === 0) return;
+        this.#total -= held;
+        const left = (this.#perClient.get(client) ?? 0) - held;
+        if (left > 0) this.#perClient.set(client, left);
+        else this.#perClient.delete(client);
+        held = 0;
+      },
+    };
+  }
+
+  #fits(client: string, bytes: number): boolean {
+    return (
+      this.#total + bytes <= this.limits.totalBytes &&
+      (this.#perClient.get(client) ?? 0) + bytes <= this.limits.perClientBytes
+    );
+  }
+
+  /** Bytes reserved right now (for tests and logs). */
+  get heldBytes(): number {
+    return this.#total;
+  }
+
+  get busyMessage(): string {
+    return 'Server busy: too many request bodies are arriving at once; retry shortly';
+  }
+}
