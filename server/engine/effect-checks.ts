@@ -13,6 +13,7 @@ import { ConfigurationError } from './configuration-error.js';
 import { INPUT_META, SINGLE_USE_TAG } from './input-states.js';
 import type { Logger } from './logger.js';
 import type { ToolDefinition } from './tool-definition.js';
+import { TASK_TAG } from './tasks/task-authoring.js';
 
 interface Invoked {
   /** The actor's name (`setup({ actors })`), or XState's generated name for inline logic. */
@@ -93,9 +94,12 @@ function reachableBeforeNextQuestion(from: AnyStateNode): AnyStateNode[] {
 export function reusableEffectWarnings(tool: ToolDefinition): string[] {
   if (tool.annotations?.idempotentHint !== false || tool.singleUse) return [];
   const safe = new Set(tool.safeActors ?? []);
+  // A question asked inside a task is answered once, through tasks/update: no state to present twice.
+  const presentable = tool.task === 'required' ? reachableBeforeTask(tool.machine) : undefined;
   const warnings: string[] = [];
   eachNode(tool.machine.root, (node) => {
     if (!isInput(node) || node.tags.includes(SINGLE_USE_TAG)) return;
+    if (presentable && !presentable.has(node)) return;
     const effects = reachableBeforeNextQuestion(node).flatMap((next) => effectsOf(next, safe));
     const names = [...new Set(effects.map((effect) => `"${effect.src}"`))];
     if (names.length === 0) return;
@@ -104,6 +108,33 @@ export function reusableEffectWarnings(tool: ToolDefinition): string[] {
     );
   });
   return warnings;
+}
+
+/** A state where a round hands over to a task: it runs work, sets a timer, or is tagged so. */
+const startsTaskHere = (node: AnyStateNode) =>
+  node.invoke.length > 0 || node.after.length > 0 || node.tags.includes(TASK_TAG);
+
+/**
+ * States a synchronous round can reach before it hands over to a task (tasks/task-handover.ts),
+ * over-approximated as above; a handover state is reached but not gone past.
+ */
+function reachableBeforeTask(machine: AnyStateMachine): Set<AnyStateNode> {
+  const seen = new Set<AnyStateNode>(entered(machine.root));
+  const queue = [...seen].filter((node) => !startsTaskHere(node));
+  while (queue.length > 0) {
+    const node = queue.shift()!;
+    for (let owner: AnyStateNode | undefined = node; owner; owner = owner.parent) {
+      const transitions = [...[...owner.transitions.values()].flat(), ...(owner.always ?? [])];
+      for (const target of transitions.flatMap((transition) => transition.target ?? [])) {
+        for (const next of entered(target as AnyStateNode)) {
+          if (seen.has(next)) continue;
+          seen.add(next);
+          if (!startsTaskHere(next)) queue.push(next);
+        }
+      }
+    }
+  }
+  return seen;
 }
 
 /**

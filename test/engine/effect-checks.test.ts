@@ -85,6 +85,14 @@ describe('effect checks', () => {
       expect(reusableEffectWarnings(confirmThenEffect(true))).to.deep.equal([]);
     });
 
+    it('leaves out a question asked inside a task (answered once, through tasks/update)', () => {
+      const inTask = { ...confirmThenEffect(false), task: 'required' as const };
+      // The check before the question runs work: the task starts there, so the question is inside it.
+      expect(reusableEffectWarnings(inTask)).to.deep.equal([]);
+      // Optional: a client without tasks gets the same question as a state it can present twice.
+      expect(reusableEffectWarnings({ ...inTask, task: 'optional' })).to.have.length(1);
+    });
+
     it('is logged by createServer at start-up, naming the state', () => {
       const warned: Array<{ event: string; fields: unknown }> = [];
       const logger = {

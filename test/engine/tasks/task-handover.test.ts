@@ -18,6 +18,8 @@ describe('handing a round over to a task', () => {
     description: 'Asks a name, then works on it.',
     inputSchema: { type: 'object' },
     task: 'optional',
+    // It only records its input in this process.
+    safeActors: ['work'],
     machine: setup({
       types: {} as { context: { name: string; result: string }; events: AnswerEvent },
       actors: {
