@@ -5,11 +5,12 @@
  * token, so any instance holding the key ring can continue any flow.
  */
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { takeFallbacks } from './unsupported-fallbacks.js';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from './canonical-digest.js';
 import { EngineError } from './engine-error.js';
 import type { FlowDefinition } from './flow-definition.js';
-import { answerEvent, PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
+import { PROGRESS_EVENT, SINGLE_USE_TAG } from './input-states.js';
 import { isLoggingLevel, LOG_EVENT, type LogReport } from './log-reports.js';
 import { DEFAULT_SINGLE_USE_QUOTA, MemoryReplayGuard, type ReplayGuard } from './replay-guard.js';
 import { pooledRandomBytes } from './random-pool.js';
@@ -330,24 +331,10 @@ export class FlowEngine {
     const options = handover ? { handover } : {};
     let settled = await settle(actor, remaining(), call.signal, options);
     for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
-      if (!this.#takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
+      if (!takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
       settled = await settle(actor, remaining(), call.signal, options);
     }
     return settled;
-  }
-
-  /** Sends `answer.<key>.unsupported` for each question the client cannot take and the state handles. */
-  #takeFallbacks(actor: AnyActor, snapshot: AnyMachineSnapshot, caps: ClientCapabilities): boolean {
-    let sent = false;
-    for (const { question } of pendingQuestions(snapshot)) {
-      const event = { type: answerEvent.unsupported(question.key) };
-      const current = actor.getSnapshot() as AnyMachineSnapshot;
-      // Most questions have no fallback: only build the request for those that do.
-      if (!current.can(event) || clientSupports(question, toInputRequest(question, current.context), caps)) continue;
-      actor.send(event);
-      sent = true;
-    }
-    return sent;
   }
 
   /** The snapshot a task continues from: taken where long work starts, before any of it ran. */

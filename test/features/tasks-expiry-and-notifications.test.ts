@@ -7,6 +7,7 @@ import { callTool } from '../helpers/mcp-http.js';
 import { getTask, isStatus, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { PROTOCOL_VERSION, requestMeta } from '../helpers/mcp-http.js';
+import { splitSseEvents } from '../helpers/sse-events.js';
 
 describe('task expiry', () => {
   let server: RunningServer;
@@ -50,18 +51,9 @@ async function* sseMessages(response: Response): AsyncGenerator<any> {
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = event
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trim())
-        .join('');
-      if (data) yield JSON.parse(data);
-    }
+    const split = splitSseEvents(buffer + decoder.decode(chunk, { stream: true }));
+    buffer = split.rest;
+    yield* split.messages;
   }
 }
 

@@ -4,6 +4,7 @@
  * server's questions while the call is still open (as a real legacy client does).
  */
 import { postRaw, type RawResponse } from './mcp-http.js';
+import { splitSseEvents } from './sse-events.js';
 
 export const LEGACY_VERSION = '2025-11-25';
 
@@ -107,18 +108,9 @@ export function sessionClient(url: string, sessionId: string, protocolVersion = 
               return undefined;
             }
             if (chunk.done) return undefined;
-            buffer += chunk.value;
-            let end;
-            while ((end = buffer.indexOf('\n\n')) >= 0) {
-              const event = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              const data = event
-                .split('\n')
-                .filter((line) => line.startsWith('data:'))
-                .map((line) => line.slice(5).trim())
-                .join('\n');
-              if (data) queue.push(JSON.parse(data));
-            }
+            const split = splitSseEvents(buffer + chunk.value);
+            buffer = split.rest;
+            queue.push(...split.messages);
           }
         },
         abort: () => controller.abort(),

@@ -7,8 +7,9 @@
  * `idempotencyKey()` (task-authoring.ts).
  */
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { takeFallbacks } from '../unsupported-fallbacks.js';
 import { interpretAnswer } from '../answers.js';
-import { answerEvent, PROGRESS_EVENT } from '../input-states.js';
+import { PROGRESS_EVENT } from '../input-states.js';
 import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CallToolResult, ClientCapabilities, InputRequest } from '../mcp-shapes.js';
@@ -154,7 +155,7 @@ export class TaskRunner {
       const retryReasons = this.#deliver(actor, record);
       let settled = await this.#settle(actor, controller.signal);
       for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
-        if (!this.#takeFallbacks(actor, settled.snapshot, record.clientCapabilities)) break;
+        if (!takeFallbacks(actor, settled.snapshot, record.clientCapabilities)) break;
         settled = await this.#settle(actor, controller.signal);
       }
       const timers = pendingTimers(actor).sort((a, b) => a.dueAt - b.dueAt);
@@ -197,18 +198,6 @@ export class TaskRunner {
       else retryReasons[asked.questionKey] = 'Your last answer was not accepted.';
     }
     return retryReasons;
-  }
-
-  #takeFallbacks(actor: AnyActor, snapshot: AnyMachineSnapshot, caps: ClientCapabilities): boolean {
-    let sent = false;
-    for (const { question } of pendingQuestions(snapshot)) {
-      const event = { type: answerEvent.unsupported(question.key) };
-      const current = actor.getSnapshot() as AnyMachineSnapshot;
-      if (!current.can(event) || clientSupports(question, toInputRequest(question, current.context), caps)) continue;
-      actor.send(event);
-      sent = true;
-    }
-    return sent;
   }
 
   async #conclude(

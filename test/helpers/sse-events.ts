@@ -1,0 +1,19 @@
+/** Server-sent events as tests read them: one JSON-RPC message per event's `data:` lines. */
+
+/** Splits the complete events off `buffer`: each event's parsed data, and the unfinished rest. */
+export function splitSseEvents(buffer: string): { messages: any[]; rest: string } {
+  const messages: any[] = [];
+  let rest = buffer;
+  let end: number;
+  while ((end = rest.indexOf('\n\n')) >= 0) {
+    const event = rest.slice(0, end);
+    rest = rest.slice(end + 2);
+    const data = event
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trim())
+      .join('\n');
+    if (data) messages.push(JSON.parse(data));
+  }
+  return { messages, rest };
+}
