@@ -3,4 +3,4 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('../server/cli.ts');
+await import('../server/cli/cli.ts');

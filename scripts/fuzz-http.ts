@@ -1,7 +1,7 @@
 /**
  * `npm run fuzz`: thousands of malformed and hostile requests against a real Baton process.
  *
- * Baton runs as a child process (`node --import tsx server/cli.ts serve`, conformance fixtures
+ * Baton runs as a child process (`node --import tsx server/cli/cli.ts serve`, conformance fixtures
  * on, a fresh BATON_KEYS, and the heap probe of scripts/fuzz/heap-probe.ts preloaded) on a free
  * 127.0.0.1 port. After a warm-up of honest flows its retained heap is read; then each attack
  * category is sent with bounded concurrency: wrong types, arbitrary JSON, random methods and

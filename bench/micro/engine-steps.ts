@@ -1,7 +1,7 @@
 /**
  * Micro-benchmarks of the engine's hot path, one step at a time, on a real middle round of the
  * three-question flow (resume after "window", answer "approver", pause at "confirm"). The steps
- * repeat the calls `server/engine/sealed-state.ts` and `flow-engine.ts` make, with the same
+ * repeat the calls `server/engine/state/sealed-state.ts` and `flow/flow-engine.ts` make, with the same
  * libraries and the engine's own helpers, so a regression points at its step; the whole-round
  * rows (`openState`, `sealState`, `FlowEngine.run`, `dispatch`) show what the steps leave out.
  */
@@ -12,8 +12,8 @@ import nacl from 'tweetnacl';
 import { createActor, type AnyActor, type AnyMachineSnapshot } from 'xstate';
 import { createServer } from '../../server/create-server.js';
 import { ANONYMOUS } from '../../server/protocol/index.js';
-import { interpretAnswer } from '../../server/engine/answers.js';
-import { canonicalJson, shortDigest } from '../../server/engine/canonical-digest.js';
+import { interpretAnswer } from '../../server/engine/flow/answers.js';
+import { canonicalJson, shortDigest } from '../../server/engine/state/canonical-digest.js';
 import {
   FlowEngine,
   KeyRing,
@@ -22,11 +22,11 @@ import {
   silentLogger,
   type FlowOutcome,
 } from '../../server/engine/index.js';
-import { isJsonFaithful } from '../../server/engine/json-faithful.js';
+import { isJsonFaithful } from '../../server/engine/state/json-faithful.js';
 import { JsonSchemaValidator } from '../../server/engine/json-schema-validator.js';
-import { pendingQuestions, toInputRequest } from '../../server/engine/pending-questions.js';
-import { findUnserializable } from '../../server/engine/serializable-context.js';
-import { settle } from '../../server/engine/settle.js';
+import { pendingQuestions, toInputRequest } from '../../server/engine/flow/pending-questions.js';
+import { findUnserializable } from '../../server/engine/flow/serializable-context.js';
+import { settle } from '../../server/engine/flow/settle.js';
 import { threeQuestionFlow } from '../flows/bench-flows.js';
 import { contentForSchema } from '../load/answer-from-schema.js';
 import { requestBody } from '../load/mcp-exchange.js';

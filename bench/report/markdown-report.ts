@@ -331,7 +331,7 @@ function microSection(report: BenchReport): string {
 One middle round of the three-question flow (open the state sealed after "window", answer
 "approver", pause at "confirm"), each step timed on its own in the bench process, median µs per
 operation over ${micro.steps[0]?.batches ?? 0} batches with the min–max over batches. The steps repeat the calls of
-\`server/engine/sealed-state.ts\` and \`flow-engine.ts\`; the state opened is ${micro.stateLength} bytes.
+\`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\`; the state opened is ${micro.stateLength} bytes.
 
 ${table(['step', 'what', 'µs/op', 'range'], [...stepRows(micro.steps), ['**sum**', '', `**${n(sum, 1)}**`, '']])}
 

@@ -74,7 +74,7 @@ export function startBaton(options: BatonProcessOptions): BatonProcess {
   const { host, port, readyTimeoutMs = 30_000, stopGraceMs = 5_000 } = options;
   const base = `http://${host}:${port}`;
   const log = createWriteStream(options.logPath);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve', '--conformance'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/cli.ts', 'serve', '--conformance'], {
     cwd: options.projectRoot,
     env: { ...process.env, ...options.env, HOST: host, PORT: String(port), BATON_CONFORMANCE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

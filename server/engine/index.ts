@@ -17,10 +17,10 @@ export {
   type Question,
   type QuestionKind,
   type FormSchema,
-} from './input-states.js';
-export { defineTool, type ToolDefinition, type ToolSpec, type ToolAnnotations } from './tool-definition.js';
-export type { FlowDefinition, FlowOptions } from './flow-definition.js';
-export { ToolRegistry } from './tool-registry.js';
+} from './authoring/input-states.js';
+export { defineTool, type ToolDefinition, type ToolSpec, type ToolAnnotations } from './authoring/tool-definition.js';
+export type { FlowDefinition, FlowOptions } from './authoring/flow-definition.js';
+export { ToolRegistry } from './catalogue/tool-registry.js';
 export {
   FlowEngine,
   DEFAULT_MAX_ROUNDS,
@@ -30,13 +30,13 @@ export {
   type FlowCall,
   type FlowEngineOptions,
   type FlowOutcome,
-} from './flow-engine.js';
+} from './flow/flow-engine.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
 export { ConfigurationError } from './configuration-error.js';
-export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './key-ring.js';
-export { openState, sealState, type StateClaims, type SealedContent } from './sealed-state.js';
-export { structuralVersion } from './structural-version.js';
-export { toToolResult, toolError } from './tool-result.js';
+export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './state/key-ring.js';
+export { openState, sealState, type StateClaims, type SealedContent } from './state/sealed-state.js';
+export { structuralVersion } from './state/structural-version.js';
+export { toToolResult, toolError } from './flow/tool-result.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
 export {
   DEFAULT_SINGLE_USE_QUOTA,
@@ -44,12 +44,17 @@ export {
   type ClaimScope,
   type GuardClaim,
   type ReplayGuard,
-} from './replay-guard.js';
-export { RedisReplayGuard, type RedisReplayGuardOptions } from './redis-replay-guard.js';
-export { SINGLE_USE_TAG } from './input-states.js';
+} from './state/replay-guard.js';
+export { RedisReplayGuard, type RedisReplayGuardOptions } from './state/redis-replay-guard.js';
+export { SINGLE_USE_TAG } from './authoring/input-states.js';
 export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';
-export { reportProgress, PROGRESS_EVENT, type ProgressReport, type UnsupportedEvent } from './input-states.js';
-export type { Progress } from './flow-engine.js';
+export {
+  reportProgress,
+  PROGRESS_EVENT,
+  type ProgressReport,
+  type UnsupportedEvent,
+} from './authoring/input-states.js';
+export type { Progress } from './flow/flow-engine.js';
 export {
   reportLog,
   isLoggingLevel,
@@ -57,31 +62,31 @@ export {
   LOGGING_LEVELS,
   type LogReport,
   type LoggingLevel,
-} from './log-reports.js';
-export { runLiveFlow, type AnswerLive, type LiveAnswers } from './live-flow.js';
-export { respondWith } from './instant-machine.js';
-export { machineProblems, type MachineCheckOptions } from './machine-checks.js';
-export { withActorInputs, type ActorInput } from './machine-json.js';
+} from './authoring/log-reports.js';
+export { runLiveFlow, type AnswerLive, type LiveAnswers } from './flow/live-flow.js';
+export { respondWith } from './authoring/instant-machine.js';
+export { machineProblems, type MachineCheckOptions } from './catalogue/machine-checks.js';
+export { withActorInputs, type ActorInput } from './authoring/machine-json.js';
 export {
   definePrompt,
   type PromptDefinition,
   type PromptSpec,
   type PromptArgument,
   type Completions,
-} from './prompt-definition.js';
-export { PromptRegistry } from './prompt-registry.js';
-export { toPromptResult, type PromptMessage, type PromptResult } from './prompt-result.js';
+} from './authoring/prompt-definition.js';
+export { PromptRegistry } from './catalogue/prompt-registry.js';
+export { toPromptResult, type PromptMessage, type PromptResult } from './flow/prompt-result.js';
 export {
   defineResource,
   defineResourceTemplate,
   type ResourceDefinition,
   type ResourceTemplateDefinition,
-} from './resource-definition.js';
-export { ResourceRegistry, type ResolvedResource } from './resource-registry.js';
-export { toResourceContents, type ResourceContents } from './resource-result.js';
-export { parseUriTemplate, type UriTemplate } from './uri-template.js';
+} from './authoring/resource-definition.js';
+export { ResourceRegistry, type ResolvedResource } from './catalogue/resource-registry.js';
+export { toResourceContents, type ResourceContents } from './flow/resource-result.js';
+export { parseUriTemplate, type UriTemplate } from './catalogue/uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
-export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from './header-params.js';
+export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from '../http/header-params.js';
 export {
   idempotencyKey,
   startsTask,
@@ -100,5 +105,15 @@ export {
   type TaskRecord,
   type TaskStatus,
 } from './tasks/index.js';
-export { checkToolEffects, docsEffectProblems, invokedActors, reusableEffectWarnings } from './effect-checks.js';
-export { openPageReference, verifyPageVisit, type PageReferenceClaims, type PageVisit } from './page-reference.js';
+export {
+  checkToolEffects,
+  docsEffectProblems,
+  invokedActors,
+  reusableEffectWarnings,
+} from './catalogue/effect-checks.js';
+export {
+  openPageReference,
+  verifyPageVisit,
+  type PageReferenceClaims,
+  type PageVisit,
+} from './state/page-reference.js';

@@ -11,7 +11,7 @@ import {
   writeDocsFiles,
 } from '../../server/diagrams/index.js';
 import { releaseMachine } from '../../machines/examples/release.js';
-import { committedDocsContent } from '../../server/docs-command.js';
+import { committedDocsContent } from '../../server/cli/docs-command.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -13,7 +13,7 @@ function baton(...args: string[]): Promise<{ code: number; stdout: string; stder
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'server/cli.ts', ...args],
+      ['--import', 'tsx', 'server/cli/cli.ts', ...args],
       { cwd: ROOT },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });

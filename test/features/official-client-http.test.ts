@@ -6,7 +6,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMemoryVault, vaultPageRouter, type ExampleToolOptions } from '../../machines/index.js';
 import { pageVisitor } from '../../server/http/index.js';
-import { servedCatalogue } from '../../server/served-catalogue.js';
+import { servedCatalogue } from '../../server/cli/served-catalogue.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 import { clientCases } from './client-cases.js';
 

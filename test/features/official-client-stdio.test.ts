@@ -45,7 +45,7 @@ describe('official client (@modelcontextprotocol/client) against `baton stdio`',
       pageOrigin = `http://127.0.0.1:${port}`;
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', 'server/cli.ts', 'stdio', '--conformance'],
+        args: ['--import', 'tsx', 'server/cli/cli.ts', 'stdio', '--conformance'],
         cwd: REPO_ROOT,
         env: { BATON_KEYS: generateKeyEntry('stdio'), PORT: String(port), HOST: '127.0.0.1' },
         stderr: 'pipe',

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RedisReplayGuard } from '../../server/engine/index.js';
 import { staticBearerTokens } from '../../server/http/index.js';
-import { checkSingleUseGuard } from '../../server/security-options.js';
+import { checkSingleUseGuard } from '../../server/cli/security-options.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { callToolFrom } from '../helpers/from-address.js';
 import { callTool } from '../helpers/mcp-http.js';
@@ -162,7 +162,7 @@ describe('single-use guard on Redis that loses its data', function () {
   it('makes `baton serve` exit 78 before listening on such a Redis', async function () {
     this.timeout(30_000);
     redis = await startRedis({ args: ['--maxmemory-policy', 'volatile-lru'] });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'serve'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/cli.ts', 'serve'], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       env: { ...process.env, PORT: String(await freePort()), HOST: '127.0.0.1', BATON_REDIS_URL: redis.url },
       stdio: ['ignore', 'ignore', 'pipe'],

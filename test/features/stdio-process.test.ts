@@ -25,7 +25,7 @@ describe('baton stdio (a real process)', function () {
     const environment: NodeJS.ProcessEnv = { ...process.env, ...env };
     if (!('BATON_KEYS' in env)) delete environment.BATON_KEYS;
     delete environment.PORT;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', 'stdio', ...args], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/cli.ts', 'stdio', ...args], {
       cwd: REPO_ROOT,
       env: environment,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * Runs real Baton server processes (`node --import tsx server/cli.ts serve`) on loopback for
+ * Runs real Baton server processes (`node --import tsx server/cli/cli.ts serve`) on loopback for
  * multi-instance and fleet tests, and stops them again by PID.
  *
  * Every process is tracked by the `BatonFleet` that started it; `fleet.stopAll()` belongs in an
@@ -102,7 +102,7 @@ async function spawnOnce(
 ): Promise<BatonInstance> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', ...(options.nodeArgs ?? []), 'server/cli.ts', 'serve', ...(options.args ?? [])],
+    ['--import', 'tsx', ...(options.nodeArgs ?? []), 'server/cli/cli.ts', 'serve', ...(options.args ?? [])],
     {
       cwd: REPO_ROOT,
       env: { ...process.env, ...options.env, PORT: String(port), HOST: LOOPBACK, BATON_KEYS: options.keys },

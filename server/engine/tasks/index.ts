@@ -1,5 +1,5 @@
 /** Tasks: long work that outlives a request (the `io.modelcontextprotocol/tasks` extension). */
-export { idempotencyKey, startsTask, TASK_TAG, type TaskSupport } from './task-authoring.js';
+export { idempotencyKey, startsTask, TASK_TAG, type TaskSupport } from '../authoring/task-authoring.js';
 export {
   TaskManager,
   declaresTasks,

@@ -7,8 +7,8 @@
  */
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import type { KeyRing } from '../key-ring.js';
-import { openState, sealState } from '../sealed-state.js';
+import type { KeyRing } from '../state/key-ring.js';
+import { openState, sealState } from '../state/sealed-state.js';
 import { deleteAfter, type TaskEventKind, type TaskEventListener, type TaskStore } from './task-store.js';
 import type { TaskRecord } from './task-record.js';
 

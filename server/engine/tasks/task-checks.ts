@@ -2,7 +2,7 @@
  * Start-up checks for tools that may run as tasks, each naming the tool, the state and the fix.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import type { ToolDefinition } from '../tool-definition.js';
+import type { ToolDefinition } from '../authoring/tool-definition.js';
 
 const TASK_SUPPORT = new Set<unknown>(['optional', 'required']);
 

@@ -10,9 +10,9 @@
  * where XState starts the persisted child again with its saved input.
  */
 import { fromPromise, type AnyActorLogic, type AnyStateMachine } from 'xstate';
-import { pendingWork } from '../pause-check.js';
-import type { HandoverPoint } from '../settle.js';
-import { TASK_TAG } from './task-authoring.js';
+import { pendingWork } from '../flow/pause-check.js';
+import type { HandoverPoint } from '../flow/settle.js';
+import { TASK_TAG } from '../authoring/task-authoring.js';
 
 export const taskHandover: HandoverPoint = (actor, snapshot) => {
   if (snapshot.hasTag(TASK_TAG)) return true;

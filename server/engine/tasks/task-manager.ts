@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
-import { shortDigest } from '../canonical-digest.js';
+import { shortDigest } from '../state/canonical-digest.js';
 import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
 import type { TaskTimer } from './scheduled-timers.js';

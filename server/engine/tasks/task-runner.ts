@@ -7,18 +7,18 @@
  * `idempotencyKey()` (task-authoring.ts).
  */
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { takeFallbacks } from '../unsupported-fallbacks.js';
-import { interpretAnswer } from '../answers.js';
-import { PROGRESS_EVENT } from '../input-states.js';
+import { takeFallbacks } from '../flow/unsupported-fallbacks.js';
+import { interpretAnswer } from '../flow/answers.js';
+import { PROGRESS_EVENT } from '../authoring/input-states.js';
 import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CallToolResult, ClientCapabilities, InputRequest } from '../mcp-shapes.js';
-import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from '../pending-questions.js';
-import { persistAtQuestion } from '../pause-check.js';
-import type { ToolDefinition } from '../tool-definition.js';
-import { toolError, toToolResult } from '../tool-result.js';
+import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from '../flow/pending-questions.js';
+import { persistAtQuestion } from '../flow/pause-check.js';
+import type { ToolDefinition } from '../authoring/tool-definition.js';
+import { toolError, toToolResult } from '../flow/tool-result.js';
 import { pendingTimers, rearmTimers, type TaskTimer } from './scheduled-timers.js';
-import { registerRunScope } from './task-authoring.js';
+import { registerRunScope } from '../authoring/task-authoring.js';
 import type { TaskQueue } from './task-queue.js';
 import { isTerminal, type AskedQuestion, type JsonRpcErrorObject, type TaskRecord } from './task-record.js';
 import { settleStep, type StepSettled } from './task-settle.js';

@@ -4,7 +4,7 @@
  * round, a step has no reason to wait for a timer: it records it and the queue wakes the task.
  */
 import { waitFor, type AnyActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
-import { INPUT_TAG } from '../input-states.js';
+import { INPUT_TAG } from '../authoring/input-states.js';
 import { pendingTimers } from './scheduled-timers.js';
 
 export type StepSettled =

@@ -1,0 +1,144 @@
+/**
+ * The HTTP client behind `baton call`: one `tools/call` round as a conformant 2026-07-28 client
+ * sends it (spec, transports/streamable-http: MCP-Protocol-Version, Mcp-Method, Mcp-Name and the
+ * `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters; `_meta` with the protocol
+ * version and client capabilities on every request), reading a JSON or an SSE response and
+ * handing each notification on as it arrives.
+ */
+import type { HeaderParam } from '../engine/index.js';
+import { headerParamValue } from '../engine/index.js';
+
+export const CALL_PROTOCOL_VERSION = '2026-07-28';
+
+/** What `baton call` can answer: both elicitation modes, and the deprecated sampling and roots. */
+export const CALL_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+
+export interface JsonRpcAnswer {
+  jsonrpc: '2.0';
+  id?: string | number | null;
+  result?: Record<string, any>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export interface CallRound {
+  name: string;
+  arguments: Record<string, unknown>;
+  inputResponses?: Record<string, unknown>;
+  requestState?: string;
+}
+
+export interface CallClientOptions {
+  url: string;
+  /** Sent as `Authorization: Bearer …` when set. */
+  token?: string;
+  /** The tool's `x-mcp-header` parameters (from tools/list). */
+  headerParams?: readonly HeaderParam[];
+  onNotification?: (message: { method: string; params?: Record<string, any> }) => void;
+}
+
+/** A header value as the spec carries it: plain visible ASCII, else the `=?base64?…?=` form. */
+export function mcpHeaderValue(value: string | number | boolean): string {
+  const text = String(value);
+  const plain = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/.test(text);
+  const looksEncoded = text.startsWith('=?base64?') && text.endsWith('?=');
+  if (text === '' || (plain && !looksEncoded)) return text;
+  return `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+}
+
+function parseEvent(block: string): unknown {
+  const data = block
+    .split('\n')
+    .filter((line) => line.startsWith('data:'))
+    .map((line) => line.slice(5).replace(/^ /, ''))
+    .join('\n');
+  return data ? JSON.parse(data) : undefined;
+}
+
+export class CallClient {
+  #nextId = 1;
+  readonly #options: CallClientOptions;
+
+  constructor(options: CallClientOptions) {
+    this.#options = options;
+  }
+
+  /** Any request but tools/call (tools/list): no name header, no notifications expected. */
+  async request(method: string, params: Record<string, unknown> = {}): Promise<JsonRpcAnswer> {
+    return this.#send(method, params, {});
+  }
+
+  /** One round of a tool call; a new id each time, a progress token so progress can stream. */
+  async callTool(round: CallRound): Promise<JsonRpcAnswer> {
+    const headers: Record<string, string> = { 'mcp-name': round.name };
+    for (const param of this.#options.headerParams ?? []) {
+      const value = headerParamValue(round.arguments, param);
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+        headers[`mcp-param-${param.name.toLowerCase()}`] = mcpHeaderValue(value);
+      }
+    }
+    return this.#send('tools/call', { ...round }, headers, true);
+  }
+
+  async #send(
+    method: string,
+    params: Record<string, unknown>,
+    extraHeaders: Record<string, string>,
+    progress = false,
+  ): Promise<JsonRpcAnswer> {
+    const id = this.#nextId++;
+    const message = {
+      jsonrpc: '2.0',
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': CALL_PROTOCOL_VERSION,
+          'io.modelcontextprotocol/clientCapabilities': CALL_CAPABILITIES,
+          'io.modelcontextprotocol/clientInfo': { name: 'baton-call', version: '1.0.0' },
+          ...(progress ? { progressToken: `call-${id}` } : {}),
+        },
+      },
+    };
+    const response = await fetch(this.#options.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': CALL_PROTOCOL_VERSION,
+        'mcp-method': method,
+        ...extraHeaders,
+        ...(this.#options.token ? { authorization: `Bearer ${this.#options.token}` } : {}),
+      },
+      body: JSON.stringify(message),
+    });
+    if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body) {
+      return this.#readEvents(response.body, id, response.status);
+    }
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as JsonRpcAnswer;
+    } catch {
+      return { jsonrpc: '2.0', id, error: { code: -32603, message: `HTTP ${response.status}: ${text.slice(0, 200)}` } };
+    }
+  }
+
+  async #readEvents(body: ReadableStream<Uint8Array>, id: number, status: number): Promise<JsonRpcAnswer> {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let answer: JsonRpcAnswer | undefined;
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const message = parseEvent(buffer.slice(0, end)) as (JsonRpcAnswer & { method?: string }) | undefined;
+        buffer = buffer.slice(end + 2);
+        if (message?.method) this.#options.onNotification?.(message as { method: string });
+        else if (message && message.id === id) answer = message;
+      }
+    }
+    return (
+      answer ?? { jsonrpc: '2.0', id, error: { code: -32603, message: `HTTP ${status}: the stream ended unanswered` } }
+    );
+  }
+}

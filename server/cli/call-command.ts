@@ -1,0 +1,241 @@
+/**
+ * `baton call <tool> [--url URL] [--args JSON] [--answers JSON] [--token TOKEN] [--json]`: walks
+ * one tool's flow from a terminal. Without `--url` it starts the example tools in this process
+ * (on a loopback port, with a throwaway key, exactly as `serve` builds them) so nothing needs to
+ * be running; with `--url` it calls a running server. Each round's questions are prompted from
+ * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI. The result goes
+ * to stdout; prompts, links and progress to stderr. Exit status: 0 for a result, 1 for an error
+ * result (`isError`) or a protocol error, 2 for a usage error or a question `--answers` lacks,
+ * 130 when the user interrupts a prompt.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { CallClient, type JsonRpcAnswer } from './call-client.js';
+import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
+import { createServer } from '../create-server.js';
+import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
+import { pageVisitor } from '../http/index.js';
+import { servedCatalogue } from './served-catalogue.js';
+import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
+
+export const CALL_USAGE = `Usage: baton call <tool> [options]
+
+Walks a tool's flow: asks each question in the terminal and prints the result.
+  --url URL        call a running server's MCP endpoint (default: the example tools, in this process)
+  --args JSON      the arguments (default: asked for; the tool's example arguments are offered)
+  --answers JSON   answers by question key, for scripts and CI: no prompts at all
+                   {"window": {"window": "tonight"}, "confirm": {"confirm": true}}
+                   a value is form content, "accept" / "decline" / "cancel", a full response
+                   ({"action": "decline"}), or a list with one per time the question is asked
+  --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
+  --json           print the whole final result as JSON
+  --conformance    in process: also serve the conformance fixtures
+`;
+
+class UsageError extends Error {}
+
+export interface CallIo extends PromptIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Whether to prompt; false without a terminal (then --args and --answers must say everything). */
+  interactive: boolean;
+}
+
+const ACTIONS = new Set(['accept', 'decline', 'cancel']);
+
+/** A scripted answer as an `inputResponses` value (see CALL_USAGE for the short forms). */
+export function scriptedResponse(request: InputRequest, value: unknown): unknown {
+  if (request.method !== 'elicitation/create') return value;
+  if (typeof value === 'string' && ACTIONS.has(value)) return { action: value };
+  if (value && typeof value === 'object' && ACTIONS.has((value as { action?: string }).action ?? '')) return value;
+  return { action: 'accept', content: value ?? {} };
+}
+
+function parseJsonOption(name: string, text: string | undefined): any {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`--${name} takes JSON, e.g. --${name} '{"key": "value"}'`);
+  }
+}
+
+/** The tool as the server lists it (paging through tools/list). */
+async function findTool(client: CallClient, name: string): Promise<Record<string, any> | undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await client.request('tools/list', cursor ? { cursor } : {});
+    if (page.error) throw new UsageError(`tools/list failed: ${page.error.message}`);
+    const tool = (page.result?.tools ?? []).find((t: { name: string }) => t.name === name);
+    if (tool) return tool;
+    cursor = page.result?.nextCursor;
+  } while (cursor);
+  return undefined;
+}
+
+function printResult(answer: JsonRpcAnswer, json: boolean, io: CallIo): number {
+  if (answer.error) {
+    io.stderr.write(`baton call: error ${answer.error.code}: ${answer.error.message}\n`);
+    return 1;
+  }
+  const result = answer.result ?? {};
+  if (json) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return result.isError ? 1 : 0;
+  }
+  for (const item of result.content ?? []) {
+    io.stdout.write(item.type === 'text' ? `${item.text}\n` : `${JSON.stringify(item)}\n`);
+  }
+  if (result.structuredContent !== undefined && (result.content ?? []).length === 0) {
+    io.stdout.write(`${JSON.stringify(result.structuredContent, null, 2)}\n`);
+  }
+  if (result.isError) io.stderr.write('baton call: the tool answered with an error (isError)\n');
+  return result.isError ? 1 : 0;
+}
+
+async function walk(
+  client: CallClient,
+  tool: string,
+  args: Record<string, unknown>,
+  answers: Record<string, unknown> | undefined,
+  io: CallIo,
+): Promise<JsonRpcAnswer> {
+  const asked = new Map<string, number>();
+  let round: Parameters<CallClient['callTool']>[0] = { name: tool, arguments: args };
+  for (let number = 1; ; number++) {
+    const answer = await client.callTool(round);
+    const result = answer.result;
+    if (!result || !(result.resultType === 'input_required' || result.inputRequests)) return answer;
+    const inputResponses: Record<string, unknown> = {};
+    for (const [key, request] of Object.entries<InputRequest>(result.inputRequests ?? {})) {
+      const times = asked.get(key) ?? 0;
+      asked.set(key, times + 1);
+      if (answers) {
+        const given = answers[key];
+        // One answer serves the first time a question is asked; a question asked again (the
+        // answer was refused, or the flow came back to it) needs a list, or it would loop.
+        const list = Array.isArray(given) && request.method === 'elicitation/create';
+        const value = list ? given[times] : times === 0 ? given : undefined;
+        if (value === undefined) {
+          throw new UsageError(
+            `round ${number} asks "${key}" (${request.method}${times > 0 ? `, time ${times + 1}` : ''}) and --answers has no answer for it: ${JSON.stringify(request.params ?? {})}`,
+          );
+        }
+        if (request.method === 'elicitation/create' && request.params?.mode === 'url') {
+          io.stderr.write(`[${key}] ${request.params.message ?? ''}\n  Open: ${request.params.url}\n`);
+        }
+        inputResponses[key] = scriptedResponse(request, value);
+      } else {
+        inputResponses[key] = await askQuestion(key, request, { ...io, output: io.stderr });
+      }
+    }
+    // requestState goes back exactly as it came: it is sealed, and only the server reads it.
+    round = { name: tool, arguments: args, inputResponses, requestState: result.requestState };
+  }
+}
+
+async function inProcessServer(flags: string[]) {
+  const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
+  // The sealed states never leave this process: a throwaway key is the right one.
+  const keyRing = new KeyRing([{ id: 'call', secret: new Uint8Array(randomBytes(32)) }]);
+  const baton = createServer({
+    ...servedCatalogue(flags, examples),
+    keyRing,
+    logger: silentLogger,
+    docs: false,
+    routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
+  });
+  const { server, url } = await baton.listen(0, '127.0.0.1');
+  // URL questions link to this process's vault page, reachable while the command runs.
+  examples.publicUrl = new URL(url).origin;
+  return {
+    url,
+    example: (name: string) => baton.registry.get(name)?.exampleArguments,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function callCommand(argv: string[], io: CallIo = processIo()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        url: { type: 'string' },
+        args: { type: 'string' },
+        answers: { type: 'string' },
+        token: { type: 'string' },
+        json: { type: 'boolean' },
+        conformance: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    io.stderr.write(`baton call: ${(error as Error).message}\n\n${CALL_USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const tool = positionals[0];
+  if (values.help || !tool) {
+    (values.help ? io.stdout : io.stderr).write(CALL_USAGE);
+    return values.help ? 0 : 2;
+  }
+  const local = values.url ? undefined : await inProcessServer(values.conformance ? ['--conformance'] : []);
+  try {
+    const givenArgs = parseJsonOption('args', values.args);
+    const answers = parseJsonOption('answers', values.answers);
+    if (!io.interactive && answers === undefined) {
+      throw new UsageError('no terminal to ask in: pass every answer with --answers (and the arguments with --args)');
+    }
+    const url = values.url ?? local!.url;
+    const token = values.token ?? process.env.BATON_CALL_TOKEN;
+    const listing = new CallClient({ url, ...(token ? { token } : {}) });
+    const listed = await findTool(listing, tool);
+    if (!listed) throw new UsageError(`${values.url ?? 'the example tools'} has no tool "${tool}"`);
+    const headerParams: HeaderParam[] = findHeaderParams(listed.inputSchema).params;
+    const client = new CallClient({
+      url,
+      headerParams,
+      ...(token ? { token } : {}),
+      onNotification: (message) => {
+        if (message.method !== 'notifications/progress') return;
+        const p = message.params ?? {};
+        io.stderr.write(
+          `  … ${p.message ?? 'progress'} (${p.progress}${p.total !== undefined ? `/${p.total}` : ''})\n`,
+        );
+      },
+    });
+    const example = local?.example(tool) ?? {};
+    const args =
+      givenArgs ??
+      (io.interactive && answers === undefined
+        ? await askObject(listed.inputSchema, example, { ...io, output: io.stderr })
+        : example);
+    const answer = await walk(client, tool, args, answers, io);
+    return printResult(answer, values.json ?? false, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`baton call: ${error.message}\n`);
+      return 2;
+    }
+    // @inquirer/prompts rejects with ExitPromptError on Ctrl+C.
+    if ((error as Error)?.name === 'ExitPromptError') return 130;
+    throw error;
+  } finally {
+    await local?.close();
+  }
+}
+
+function processIo(): CallIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    input: process.stdin,
+    interactive: Boolean(process.stdin.isTTY),
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * Settings from the environment, checked once at start-up. A setting that cannot be used stops
+ * the server with a message that says how to fix it. docs/configuration.md lists them all.
+ */
+import { randomBytes } from 'node:crypto';
+import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
+import { parseStaticTokens, type ConnectionLimits } from '../http/index.js';
+
+export interface EnvironmentConfig {
+  port: number;
+  host: string;
+  keyRing: KeyRing;
+  /** True when no BATON_KEYS was given and an ephemeral key was generated. */
+  devKey: boolean;
+  publicUrl: string;
+  /** Redis for the single-use guard across a fleet (BATON_REDIS_URL). */
+  redisUrl?: string;
+  /** Static bearer tokens, token -> principal (BATON_TOKENS). */
+  tokens?: Map<string, string>;
+  /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
+  authorizationServers: string[];
+  /** The 2025-11-25 layer: off with BATON_LEGACY=0; BATON_ANSWER_TIMEOUT_MS bounds a question's wait. */
+  legacy: false | { answerTimeoutMs?: number };
+  limits: {
+    stateTtlSeconds?: number;
+    maxBodyBytes?: number;
+    maxStateLength?: number;
+    maxRounds?: number;
+    timeBudgetMs?: number;
+    maxConcurrentRequests?: number;
+    maxBodyBytesInFlight?: number;
+    maxBodyBytesPerClient?: number;
+    singleUseQuota?: number;
+  };
+  /** Tasks (docs/tasks.md): lifetime, polling, and how fast a dead instance's work moves on. */
+  tasks: {
+    ttlSeconds?: number;
+    pollIntervalMs?: number;
+    lockMs?: number;
+    concurrency?: number;
+    stepBudgetMs?: number;
+  };
+  /** Timeouts and sockets per client (BATON_HEADERS_TIMEOUT_MS, …). */
+  connectionLimits: Partial<ConnectionLimits>;
+  /** Host names and origins this server answers for (BATON_ALLOWED_HOSTS, BATON_ALLOWED_ORIGINS). */
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+}
+
+function list(value: string | undefined): string[] | undefined {
+  const items = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return items.length > 0 ? items : undefined;
+}
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) {
+    throw new ConfigurationError(`${name} must be a positive whole number, got "${value}".`);
+  }
+  return parsed;
+}
+
+/**
+ * How a URL names a listening address: a wildcard (0.0.0.0, ::) as 127.0.0.1, which this machine
+ * can reach, and an IPv6 address in brackets.
+ */
+export function urlHost(address: string): string {
+  if (address === '0.0.0.0' || address === '::') return '127.0.0.1';
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/** An absolute http(s) URL, or a ConfigurationError naming the setting. */
+function httpUrl(name: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ConfigurationError(`${name} must be an absolute http:// or https:// URL, got "${value}".`);
+  }
+  return value;
+}
+
+/** An origin as browsers send it: scheme, host and port, nothing else. */
+function allowedOrigin(value: string): string {
+  const url = new URL(httpUrl('BATON_ALLOWED_ORIGINS', value));
+  if (url.origin !== value.replace(/\/$/, '')) {
+    throw new ConfigurationError(
+      `BATON_ALLOWED_ORIGINS entries are origins like https://app.example.com (no path), got "${value}".`,
+    );
+  }
+  return url.origin;
+}
+
+export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): EnvironmentConfig {
+  const port = positiveInteger('PORT', env.PORT) ?? 3000;
+  if (port > 65535) throw new ConfigurationError(`PORT must be at most 65535, got ${port}.`);
+  const host = env.HOST || '127.0.0.1';
+  const devKey = !env.BATON_KEYS;
+  const keyRing = env.BATON_KEYS
+    ? parseKeyRing(env.BATON_KEYS)
+    : new KeyRing([{ id: 'dev', secret: new Uint8Array(randomBytes(32)) }]);
+  const shownHost = urlHost(host);
+  const publicUrl = httpUrl('BATON_PUBLIC_URL', env.BATON_PUBLIC_URL || `http://${shownHost}:${port}`).replace(
+    /\/$/,
+    '',
+  );
+  if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
+    throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
+  }
+  return {
+    port,
+    host,
+    keyRing,
+    devKey,
+    publicUrl,
+    ...(env.BATON_REDIS_URL ? { redisUrl: env.BATON_REDIS_URL } : {}),
+    ...(env.BATON_TOKENS ? { tokens: parseStaticTokens(env.BATON_TOKENS) } : {}),
+    authorizationServers: (env.BATON_AUTH_SERVERS || publicUrl)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .map((url) => httpUrl('BATON_AUTH_SERVERS', url)),
+    legacy:
+      env.BATON_LEGACY === '0'
+        ? false
+        : definedFields({ answerTimeoutMs: positiveInteger('BATON_ANSWER_TIMEOUT_MS', env.BATON_ANSWER_TIMEOUT_MS) }),
+    limits: definedFields({
+      stateTtlSeconds: positiveInteger('BATON_STATE_TTL', env.BATON_STATE_TTL),
+      maxBodyBytes: positiveInteger('BATON_MAX_BODY_BYTES', env.BATON_MAX_BODY_BYTES),
+      maxStateLength: positiveInteger('BATON_MAX_STATE_BYTES', env.BATON_MAX_STATE_BYTES),
+      maxRounds: positiveInteger('BATON_MAX_ROUNDS', env.BATON_MAX_ROUNDS),
+      timeBudgetMs: positiveInteger('BATON_TIME_BUDGET_MS', env.BATON_TIME_BUDGET_MS),
+      maxConcurrentRequests: positiveInteger('BATON_MAX_CONCURRENT', env.BATON_MAX_CONCURRENT),
+      maxBodyBytesInFlight: positiveInteger('BATON_MAX_BODY_BYTES_IN_FLIGHT', env.BATON_MAX_BODY_BYTES_IN_FLIGHT),
+      maxBodyBytesPerClient: positiveInteger('BATON_MAX_BODY_BYTES_PER_CLIENT', env.BATON_MAX_BODY_BYTES_PER_CLIENT),
+      singleUseQuota: positiveInteger('BATON_SINGLE_USE_QUOTA', env.BATON_SINGLE_USE_QUOTA),
+    }),
+    connectionLimits: definedFields({
+      headersTimeoutMs: positiveInteger('BATON_HEADERS_TIMEOUT_MS', env.BATON_HEADERS_TIMEOUT_MS),
+      requestTimeoutMs: positiveInteger('BATON_REQUEST_TIMEOUT_MS', env.BATON_REQUEST_TIMEOUT_MS),
+      keepAliveTimeoutMs: positiveInteger('BATON_KEEP_ALIVE_TIMEOUT_MS', env.BATON_KEEP_ALIVE_TIMEOUT_MS),
+      maxSocketsPerClient: positiveInteger('BATON_MAX_SOCKETS_PER_CLIENT', env.BATON_MAX_SOCKETS_PER_CLIENT),
+    }),
+    ...definedFields({
+      allowedHosts: list(env.BATON_ALLOWED_HOSTS),
+      allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
+    }),
+    tasks: definedFields({
+      ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),
+      pollIntervalMs: positiveInteger('BATON_TASK_POLL_MS', env.BATON_TASK_POLL_MS),
+      lockMs: positiveInteger('BATON_TASK_LOCK_MS', env.BATON_TASK_LOCK_MS),
+      concurrency: positiveInteger('BATON_TASK_CONCURRENCY', env.BATON_TASK_CONCURRENCY),
+      stepBudgetMs: positiveInteger('BATON_TASK_STEP_BUDGET_MS', env.BATON_TASK_STEP_BUDGET_MS),
+    }),
+  };
+}
+
+export const TASKS_IN_MEMORY_WARNING = [
+  '',
+  '################################################################################',
+  '#  WARNING: BATON_REDIS_URL is not set. Tasks are kept IN MEMORY and run in    #',
+  '#  this process: they are LOST on restart and other instances cannot see them. #',
+  '#  Set BATON_REDIS_URL for durable tasks (docs/tasks.md).                      #',
+  '################################################################################',
+  '',
+].join('\n');
+
+export const DEV_KEY_WARNING = [
+  '',
+  '################################################################################',
+  '#  WARNING: BATON_KEYS is not set. Using an EPHEMERAL development key.         #',
+  '#  Multi-step flows will NOT survive a restart and will NOT work across        #',
+  '#  instances. Generate a key with `npx baton keygen` and set BATON_KEYS.       #',
+  '################################################################################',
+  '',
+].join('\n');

@@ -1,0 +1,33 @@
+/**
+ * Turns the environment's task settings into server options: Redis for the task store and BullMQ
+ * for the queue when BATON_REDIS_URL is set (a fleet), else this process's memory (one instance,
+ * with a loud warning when some tool can run as a task). Shared by each command that builds a
+ * server.
+ */
+import { TASKS_IN_MEMORY_WARNING, type EnvironmentConfig } from './config.js';
+import type { TaskOptions } from '../create-server.js';
+import { BullMqTaskQueue, definedFields, RedisTaskStore, type ToolDefinition } from '../engine/index.js';
+
+export function taskOptions(config: EnvironmentConfig, tools: ToolDefinition[]): { tasks?: TaskOptions } {
+  if (!tools.some((tool) => tool.task !== undefined)) return {};
+  const { ttlSeconds, pollIntervalMs, lockMs, concurrency, stepBudgetMs } = config.tasks;
+  const tasks: TaskOptions = definedFields({
+    ttlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
+    pollIntervalMs,
+    stepBudgetMs,
+  });
+  if (!config.redisUrl) {
+    process.stderr.write(`${TASKS_IN_MEMORY_WARNING}\n`);
+    return { tasks };
+  }
+  return {
+    tasks: {
+      ...tasks,
+      store: new RedisTaskStore({ url: config.redisUrl, keyRing: config.keyRing }),
+      queue: new BullMqTaskQueue({
+        url: config.redisUrl,
+        ...definedFields({ lockDurationMs: lockMs, concurrency }),
+      }),
+    },
+  };
+}

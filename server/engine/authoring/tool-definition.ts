@@ -1,0 +1,64 @@
+/**
+ * `defineTool`: a plain XState v5 machine plus the name, description and schemas MCP clients see.
+ * The machine's input is the call's `arguments` (already validated against `inputSchema`); its
+ * output becomes the tool result (see tool-result.ts).
+ */
+import type { AnyActorLogic, AnyStateMachine } from 'xstate';
+import type { FlowDefinition, FlowOptions } from './flow-definition.js';
+import type { TaskSupport } from './task-authoring.js';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> extends FlowOptions {
+  /** 1-128 characters of A-Z a-z 0-9 _ - . (spec, server/tools "Tool names"). */
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema (2020-12) with `type: "object"` at the root. */
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: ToolAnnotations;
+  machine: TMachine;
+  /**
+   * Whether the tool may run as a task (the `io.modelcontextprotocol/tasks` extension,
+   * docs/tasks.md): `optional` or `required`. Absent: never a task.
+   */
+  task?: TaskSupport;
+  /** Example arguments: used for start-up checks and documentation. */
+  exampleArguments?: Record<string, unknown>;
+  /**
+   * Answers the generated docs give, by question key, as `inputResponses` values (an array gives
+   * one per time the question is asked). Questions not listed are answered from their schema.
+   */
+  exampleAnswers?: Record<string, unknown>;
+  /**
+   * Stand-ins for invoked actors, by name, when the docs run the example (`machine.provide`). The
+   * docs really run the happy path, so give one for every actor with an effect that must not
+   * happen (a real deploy) or that waits on the user outside the conversation.
+   */
+  exampleActors?: Record<string, AnyActorLogic>;
+  /**
+   * Invoked actors, by name, with no effect outside the process (a lookup, a check). The docs may
+   * run them as they are, and they do not count as effects for the single-use start-up check.
+   * Every other invoked actor needs a stand-in in `exampleActors` while the docs are served.
+   */
+  safeActors?: string[];
+}
+
+export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>
+  extends ToolSpec<TMachine>, FlowDefinition {
+  method: 'tools/call';
+  machine: TMachine;
+}
+
+// Returns the non-generic definition on purpose: lists of tools built from many machine types
+// would otherwise make TypeScript compare every machine's full type ("excessively deep").
+export function defineTool(spec: ToolSpec): ToolDefinition {
+  return Object.freeze({ ...spec, method: 'tools/call' as const });
+}

@@ -1,0 +1,443 @@
+/**
+ * One round of a machine-backed flow: open the sealed state (if any), rehydrate the actor, feed
+ * the answers in as events, run until settled, and answer either the outcome or the next
+ * questions with a freshly sealed state. Stateless: everything a later round needs is in the
+ * token, so any instance holding the key ring can continue any flow.
+ */
+import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
+import { takeFallbacks } from './unsupported-fallbacks.js';
+import { interpretAnswer } from './answers.js';
+import { canonicalJson, shortDigest } from '../state/canonical-digest.js';
+import { EngineError } from '../engine-error.js';
+import type { FlowDefinition } from '../authoring/flow-definition.js';
+import { PROGRESS_EVENT, SINGLE_USE_TAG } from '../authoring/input-states.js';
+import { isLoggingLevel, LOG_EVENT, type LogReport } from '../authoring/log-reports.js';
+import { DEFAULT_SINGLE_USE_QUOTA, MemoryReplayGuard, type ReplayGuard } from '../state/replay-guard.js';
+import { pooledRandomBytes } from '../state/random-pool.js';
+import { runOnce } from './single-use-run.js';
+import { JsonSchemaValidator } from '../json-schema-validator.js';
+import type { KeyRing } from '../state/key-ring.js';
+import { silentLogger, type Logger } from '../logger.js';
+import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
+import {
+  clientSupports,
+  pendingQuestions,
+  requiredCapability,
+  toInputRequest,
+  type PageRefMinter,
+} from './pending-questions.js';
+import { persistAtQuestion } from './pause-check.js';
+import { principalDigest, sealPageReference } from '../state/page-reference.js';
+import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
+import { secretFields, secretFieldsMessage } from './secret-fields.js';
+import { settle, type Settled } from './settle.js';
+import { pendingTimers, type TaskTimer } from '../tasks/scheduled-timers.js';
+import { taskHandover, withParkedActors } from '../tasks/task-handover.js';
+import { structuralVersion } from '../state/structural-version.js';
+import { isRecord } from '../plain-objects.js';
+
+export interface FlowEngineOptions {
+  keyRing: KeyRing;
+  /** Milliseconds since the epoch; injected so expiry is tested without sleeping. */
+  clock?: () => number;
+  randomBytes?: (length: number) => Uint8Array;
+  logger?: Logger;
+  /** Default lifetime of a sealed state, in seconds (15 minutes). */
+  stateTtlSeconds?: number;
+  /** Largest `requestState` accepted or issued, in characters (16 KiB). */
+  maxStateLength?: number;
+  /** Default time budget of one round, in milliseconds (30 s). */
+  timeBudgetMs?: number;
+  /** Rounds after which a flow that keeps asking ends with a tool error (50). */
+  maxRounds?: number;
+  /** Where single-use states are claimed (in memory by default; Redis for a fleet). */
+  replayGuard?: ReplayGuard;
+  /** Live single-use claims one caller may hold (1,000). */
+  singleUseQuota?: number;
+}
+
+export interface FlowCall {
+  flow: FlowDefinition;
+  arguments: Record<string, unknown>;
+  /** Who is calling, from the auth hook (`anonymous` when there is none). */
+  principal: string;
+  /** Whose quota a single-use claim counts against (default: the principal). */
+  quotaOwner?: string;
+  clientCapabilities: ClientCapabilities;
+  inputResponses?: unknown;
+  requestState?: unknown;
+  signal?: AbortSignal;
+  /** Receives the machine's progress reports during this round (only increasing values). */
+  onProgress?: (report: Progress) => void;
+  /**
+   * The client takes tasks and the tool may run as one: stop where long work starts and answer
+   * `task` with the snapshot to continue from (tasks/task-handover.ts).
+   */
+  handover?: boolean;
+  /** Receives the machine's log reports (`reportLog`) during this round. */
+  onLog?: (report: LogReport) => void;
+}
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type FlowOutcome =
+  | { kind: 'complete'; output: unknown }
+  | { kind: 'failed'; message: string }
+  | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
+  /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
+  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[] }
+  | { kind: 'aborted' };
+
+export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
+export const DEFAULT_MAX_STATE_LENGTH = 16 * 1024;
+export const DEFAULT_TIME_BUDGET_MS = 30_000;
+export const DEFAULT_MAX_ROUNDS = 50;
+
+const INVALID_STATE = 'invalid or expired requestState';
+
+const MAX_FALLBACK_HOPS = 16;
+
+/** What a sealed state is bound to, computed from the request being served. */
+interface Binding {
+  principal: string;
+  target: string;
+  args: string;
+  version: string;
+}
+
+interface Resumed {
+  claims: StateClaims;
+  snapshot: unknown;
+}
+
+export class FlowEngine {
+  readonly #keyRing: KeyRing;
+  readonly #clock: () => number;
+  readonly #randomBytes: (length: number) => Uint8Array;
+  readonly #logger: Logger;
+  readonly #ttl: number;
+  readonly #maxStateLength: number;
+  readonly #budget: number;
+  readonly #maxRounds: number;
+  readonly #guard: ReplayGuard;
+  readonly #quota: number;
+  readonly #validator = new JsonSchemaValidator();
+  readonly #versions = new WeakMap<AnyStateMachine, string>();
+
+  constructor(options: FlowEngineOptions) {
+    this.#keyRing = options.keyRing;
+    this.#clock = options.clock ?? Date.now;
+    this.#randomBytes = options.randomBytes ?? pooledRandomBytes();
+    this.#logger = options.logger ?? silentLogger;
+    this.#ttl = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
+    this.#maxStateLength = options.maxStateLength ?? DEFAULT_MAX_STATE_LENGTH;
+    this.#budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
+    this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
+    this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
+  }
+
+  /** The structural version of a machine, computed once. */
+  versionOf(machine: AnyStateMachine): string {
+    let version = this.#versions.get(machine);
+    if (!version) {
+      version = structuralVersion(machine);
+      this.#versions.set(machine, version);
+    }
+    return version;
+  }
+
+  async run(call: FlowCall): Promise<FlowOutcome> {
+    if (call.inputResponses !== undefined && !isRecord(call.inputResponses)) {
+      throw new EngineError('invalid_responses', 'inputResponses must be an object keyed by inputRequests keys');
+    }
+    const binding = this.#binding(call);
+    const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding);
+    // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.
+    if (call.signal?.aborted) return { kind: 'aborted' };
+    if (!resumed?.claims.singleUse) return this.#runRound(call, binding, resumed);
+    const single = {
+      guard: this.#guard,
+      logger: this.#logger,
+      id: resumed.claims.id,
+      expiresAt: resumed.claims.expiresAt,
+      now: this.#clock(),
+      budgetMs: call.flow.timeBudgetMs ?? this.#budget,
+      target: binding.target,
+      scope: { owner: call.quotaOwner ?? call.principal, quota: this.#quota, issuedAt: resumed.claims.issuedAt },
+      ...(answersAny(resumed.claims.asked, call.inputResponses) ? {} : { unanswered: call.requestState as string }),
+    };
+    return runOnce(single, () => this.#runRound(call, binding, resumed));
+  }
+
+  async #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): Promise<FlowOutcome> {
+    const { flow } = call;
+    const machine = call.handover ? withParkedActors(flow.machine) : flow.machine;
+    const actor = resumed
+      ? createActor(machine, { snapshot: resumed.snapshot as never, input: call.arguments })
+      : createActor(machine, { input: call.arguments });
+    // XState rethrows an unobserved actor error from a timer, which would take the process down.
+    actor.subscribe({ error: () => {} });
+    const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
+    const logs = call.onLog ? forwardLogs(actor, call.onLog) : undefined;
+    try {
+      actor.start();
+      // Checked to be a plain object in run().
+      const responses = call.inputResponses as Record<string, unknown> | undefined;
+      const retryReasons = resumed && responses ? this.#deliver(actor, resumed.claims.asked, responses) : {};
+      // Only a first call answers ahead: answers sent with a state the deploy restarted were given
+      // to another machine's questions, so they are not carried over.
+      const answersAhead = call.requestState === undefined ? responses : undefined;
+      return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons, answersAhead);
+    } finally {
+      // Nothing more may be reported once the round has an answer (spec, progress).
+      progress?.unsubscribe();
+      logs?.unsubscribe();
+      actor.stop();
+    }
+  }
+
+  #forwardProgress(actor: AnyActor, onProgress: (report: Progress) => void) {
+    let last = -Infinity;
+    return actor.on(PROGRESS_EVENT, (event: AnyEventObject) => {
+      const { progress, total, message } = event as unknown as Progress;
+      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= last) return;
+      last = progress;
+      onProgress({
+        progress,
+        ...(typeof total === 'number' ? { total } : {}),
+        ...(typeof message === 'string' ? { message } : {}),
+      });
+    });
+  }
+
+  #binding(call: FlowCall): Binding {
+    return {
+      principal: principalDigest(call.principal),
+      target: `${call.flow.method} ${call.flow.name}`,
+      args: shortDigest(canonicalJson(call.arguments)),
+      version: this.versionOf(call.flow.machine),
+    };
+  }
+
+  /** Opens and checks a presented state; a deploy that changed the machine restarts the flow. */
+  #resume(call: FlowCall, binding: Binding): Resumed | undefined {
+    const opened = openState(call.requestState, this.#keyRing, this.#maxStateLength);
+    const reject = (check: string) => {
+      // The reason is logged for operators and never sent: the client learns only "invalid".
+      this.#logger.warn('request_state_rejected', { check, target: binding.target });
+      return new EngineError('invalid_state', INVALID_STATE);
+    };
+    if (!opened) throw reject('seal');
+    const { claims } = opened;
+    if (Math.floor(this.#clock() / 1000) >= claims.expiresAt) throw reject('expiry');
+    if (claims.principal !== binding.principal) throw reject('principal');
+    if (claims.target !== binding.target) throw reject('target');
+    if (claims.args !== binding.args) throw reject('arguments');
+    if (claims.version !== binding.version) {
+      this.#logger.info('request_state_restarted', { target: binding.target, reason: 'machine changed' });
+      return undefined;
+    }
+    return opened;
+  }
+
+  /**
+   * Feeds answers for the keys asked last round, in the order the questions were asked. Answers
+   * to keys not asked are ignored; a missing answer leaves its question pending (asked again).
+   */
+  #deliver(actor: AnyActor, askedKeys: Iterable<string>, responses: Record<string, unknown>): Record<string, string> {
+    const asked = new Set(askedKeys);
+    const retryReasons: Record<string, string> = {};
+    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
+    // Read every answer before sending any: a malformed one refuses the round with nothing run.
+    const planned: Array<{ key: string; event: AnyEventObject }> = [];
+    for (const { question } of pendingQuestions(snapshot)) {
+      if (!asked.has(question.key) || !Object.hasOwn(responses, question.key)) continue;
+      const schema =
+        question.kind === 'form'
+          ? (toInputRequest(question, snapshot.context).params?.requestedSchema as object)
+          : undefined;
+      const outcome = interpretAnswer(question, schema, responses[question.key], this.#validator);
+      if ('retryReason' in outcome) retryReasons[question.key] = outcome.retryReason;
+      else planned.push({ key: question.key, event: outcome.event });
+    }
+    for (const { key, event } of planned) {
+      const current = actor.getSnapshot() as AnyMachineSnapshot;
+      // An earlier answer may have moved the machine past this question (e.g. a decline).
+      if (!pendingQuestions(current).some((p) => p.question.key === key)) continue;
+      if (current.can(event)) actor.send(event);
+      else retryReasons[key] = 'Your last answer was not accepted.';
+    }
+    return retryReasons;
+  }
+
+  async #conclude(
+    actor: AnyActor,
+    call: FlowCall,
+    binding: Binding,
+    round: number,
+    retryReasons: Record<string, string>,
+    answersAhead?: Record<string, unknown>,
+  ): Promise<FlowOutcome> {
+    const budget = call.flow.timeBudgetMs ?? this.#budget;
+    // One budget for the whole round, however many times it settles.
+    const deadline = performance.now() + budget;
+    let settled = await this.#settleWithFallbacks(actor, call, deadline);
+    // A call without requestState may carry answers ahead: they answer the questions the flow asks
+    // first (nothing else was asked), which saves the client a round trip.
+    if (answersAhead && settled.kind === 'waiting') {
+      const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
+      Object.assign(retryReasons, this.#deliver(actor, firstKeys, answersAhead));
+      settled = await this.#settleWithFallbacks(actor, call, deadline);
+    }
+    switch (settled.kind) {
+      case 'done':
+        return { kind: 'complete', output: settled.output };
+      case 'aborted':
+        return { kind: 'aborted' };
+      case 'handover':
+        return this.#handOver(actor, call, binding);
+      case 'timeout': {
+        const pending = settled.pending ? ` Still running: ${settled.pending}.` : '';
+        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.${pending}` };
+      }
+      case 'blocked':
+        this.#logger.error('flow_blocked', { target: binding.target, reason: settled.reason });
+        return { kind: 'failed', message: `${call.flow.name} cannot pause: ${settled.reason}.` };
+      case 'error': {
+        const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
+        this.#logger.warn('flow_failed', { target: binding.target, message });
+        return { kind: 'failed', message: `${call.flow.name} failed: ${message}` };
+      }
+      case 'stuck':
+        this.#logger.error('flow_stuck', { target: binding.target, state: settled.value });
+        throw new EngineError('internal', 'The tool stopped in a state that neither finishes nor asks for input');
+      case 'waiting':
+        return this.#ask(actor, settled.snapshot, call, binding, round + 1, retryReasons);
+    }
+  }
+
+  /**
+   * Settles, then lets each question the client cannot be asked take its onUnsupported path when
+   * it has one; the machine may then ask something else, so settle again (bounded).
+   */
+  async #settleWithFallbacks(actor: AnyActor, call: FlowCall, deadline: number): Promise<Settled> {
+    const remaining = () => Math.max(0, deadline - performance.now());
+    const handover = call.handover ? taskHandover : undefined;
+    const options = handover ? { handover } : {};
+    let settled = await settle(actor, remaining(), call.signal, options);
+    for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
+      if (!takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
+      settled = await settle(actor, remaining(), call.signal, options);
+    }
+    return settled;
+  }
+
+  /** The snapshot a task continues from: taken where long work starts, before any of it ran. */
+  #handOver(actor: AnyActor, call: FlowCall, binding: Binding): FlowOutcome {
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
+    }
+    return { kind: 'task', snapshot: paused.persisted, timers: pendingTimers(actor) };
+  }
+
+  #ask(
+    actor: AnyActor,
+    snapshot: AnyMachineSnapshot,
+    call: FlowCall,
+    binding: Binding,
+    round: number,
+    retryReasons: Record<string, string>,
+  ): FlowOutcome {
+    const inputRequests: Record<string, InputRequest> = {};
+    let missing: ClientCapabilities | undefined;
+    const issuedAt = Math.floor(this.#clock() / 1000);
+    const expiresAt = issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl);
+    const mint: PageRefMinter = (question, subject) =>
+      sealPageReference(
+        { principal: binding.principal, target: binding.target, key: question.key, subject, expiresAt },
+        this.#keyRing,
+        this.#randomBytes,
+      );
+    for (const { question, stateId } of pendingQuestions(snapshot)) {
+      const request = toInputRequest(question, snapshot.context, retryReasons[question.key], mint);
+      // A static schema was checked at start-up; one computed from context is checked as it is asked.
+      const secrets = question.kind === 'form' ? secretFields(request.params?.requestedSchema, question.notSecret) : [];
+      if (secrets.length > 0) {
+        this.#logger.error('form_asks_for_secret', { target: binding.target, state: stateId, fields: secrets });
+        return { kind: 'failed', message: secretFieldsMessage(`${call.flow.name}, state "${stateId}"`, secrets) };
+      }
+      if (!clientSupports(question, request, call.clientCapabilities)) {
+        missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
+      }
+      inputRequests[question.key] = request;
+    }
+    if (missing) {
+      throw new EngineError('missing_capability', 'The tool needs input of a kind this client did not declare', {
+        requiredCapabilities: missing,
+      });
+    }
+    if (round > this.#maxRounds) {
+      return {
+        kind: 'failed',
+        message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.`,
+      };
+    }
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
+      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
+      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
+    }
+    const sealed = sealBounded(
+      {
+        claims: {
+          ...binding,
+          issuedAt,
+          expiresAt,
+          id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
+          round,
+          asked: Object.keys(inputRequests),
+          singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
+        },
+        snapshot: paused.persisted,
+      },
+      { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
+    );
+    if ('tooLarge' in sealed) {
+      const { sealedLength, textLength, message } = sealed.tooLarge;
+      this.#logger.error('state_too_large', { target: binding.target, length: sealedLength, text: textLength });
+      return {
+        kind: 'failed',
+        message: `${call.flow.name} cannot pause: ${message}. Keep less in the machine's context.`,
+      };
+    }
+    return { kind: 'input_required', inputRequests, requestState: sealed.token };
+  }
+}
+
+function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
+  return actor.on(LOG_EVENT, (event: AnyEventObject) => {
+    const { level, data, logger } = event as unknown as LogReport;
+    if (!isLoggingLevel(level)) return;
+    onLog({ level, data, ...(typeof logger === 'string' ? { logger } : {}) });
+  });
+}
+
+/** Whether `responses` holds an answer to any of the keys asked. */
+function answersAny(asked: string[], responses: unknown): boolean {
+  return isRecord(responses) && asked.some((key) => Object.hasOwn(responses, key));
+}
+
+function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {
+  const merged: ClientCapabilities = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    merged[key] = isRecord(merged[key]) && isRecord(value) ? { ...merged[key], ...value } : value;
+  }
+  return merged;
+}
