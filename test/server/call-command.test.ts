@@ -4,12 +4,17 @@
  * real pseudo-terminal (tmux), answering the prompts with the keys a person would press.
  */
 import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
+import { assign, setup } from 'xstate';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
 import { callCommand, type CallIo } from '../../server/call-command.js';
+import { askForm, defineTool, formContent, startsTask, type AnswerEvent } from '../../server/engine/index.js';
 import { staticBearerTokens } from '../../server/http/index.js';
+import { getTask, taskRpc } from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { TmuxTerminal } from '../helpers/tmux-terminal.js';
 
@@ -28,6 +33,49 @@ async function call(...argv: string[]) {
   const status = await callCommand(argv, io);
   return { status, stdout: io.out(), stderr: io.err() };
 }
+
+const SHIP_ARGS = JSON.stringify({ service: 'billing', version: '2.5.0', bakeSeconds: 1 });
+const SHIP_ANSWERS = JSON.stringify({ approve: { approve: true, approver: 'ada' } });
+/** The statuses a followed task printed to stderr, in order, each once. */
+const statusesIn = (stderr: string) =>
+  [...stderr.matchAll(/^ {2}\[(\w+)\]/gm)].map((m) => m[1]).filter((s, n, all) => s !== all[n - 1]);
+const taskIdIn = (stderr: string) => /task (\S+), polling tasks\/get/.exec(stderr)?.[1];
+
+/** Inside a task, asks for a number until it is at least 10: keys `number`, `number.2`, … */
+const numberTask = defineTool({
+  name: 'number-task',
+  description: 'Asks for a number of at least 10 inside a task, again until it gets one.',
+  inputSchema: { type: 'object' },
+  task: 'required',
+  machine: setup({
+    types: {} as { context: { n: number }; events: AnswerEvent },
+    guards: { enough: ({ event }) => formContent<{ n: number }>(event).n >= 10 },
+  }).createMachine({
+    id: 'numberTask',
+    initial: 'asking',
+    context: { n: 0 },
+    output: ({ event }) => event.output,
+    states: {
+      asking: startsTask(
+        askForm({
+          key: 'number',
+          message: 'A number of at least 10?',
+          schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+          onAccept: [
+            {
+              guard: 'enough',
+              target: 'done',
+              actions: assign({ n: ({ event }) => formContent<{ n: number }>(event).n }),
+            },
+            { target: 'asking', reenter: true },
+          ],
+          onDecline: 'done',
+        }),
+      ),
+      done: { type: 'final', output: ({ context }) => `got ${context.n}` },
+    },
+  }),
+});
 
 const RELEASE_ANSWERS = JSON.stringify({ window: { window: 'tonight' }, confirm: { confirm: true } });
 
@@ -103,14 +151,51 @@ describe('baton call', function () {
     });
   });
 
+  describe('a task, scripted in process', () => {
+    it('follows ship-release through its approval to the result, printing each status', async () => {
+      const { status, stdout, stderr } = await call('ship-release', '--args', SHIP_ARGS, '--answers', SHIP_ANSWERS);
+      expect(status, stderr).to.equal(0);
+      expect(JSON.parse(stdout)).to.include({ shipped: true, service: 'billing', approvedBy: 'ada' });
+      expect(taskIdIn(stderr)).to.match(/^[\w-]{16,}$/);
+      expect(statusesIn(stderr)).to.deep.equal(['working', 'input_required', 'working', 'completed']);
+      expect(stderr)
+        .to.match(/\[working\] Building: /)
+        .and.match(/\[working\] Baking in the canary for 1 s/);
+    });
+
+    it('takes a decline inside the task', async () => {
+      const { status, stdout } = await call('ship-release', '--args', SHIP_ARGS, '--answers', '{"approve":"decline"}');
+      expect(status).to.equal(0);
+      expect(stdout).to.include('was not approved');
+    });
+
+    it('cancels the task on an interrupt and exits 130', async () => {
+      const io = capture();
+      let interrupt: (() => void) | undefined;
+      io.onInterrupt = (handler) => {
+        interrupt = handler;
+        return () => (interrupt = undefined);
+      };
+      const running = callCommand(['ship-release', '--args', SHIP_ARGS, '--answers', SHIP_ANSWERS], io);
+      while (!/\[working\] Building/.test(io.err())) await new Promise((resolve) => setTimeout(resolve, 20));
+      interrupt!();
+      expect(await running).to.equal(130);
+      expect(io.err()).to.include(`task ${taskIdIn(io.err())} cancelled`);
+      expect(io.out()).to.equal('');
+      expect(interrupt, 'unsubscribed').to.equal(undefined);
+    });
+  });
+
   describe('against a running server with --url', () => {
     const TOKEN = 'call-token-0123456789abcdef';
     let server: RunningServer;
     before(async () => {
       server = await startTestServer({
+        tasks: { pollIntervalMs: 200 },
         tools: [
           ...exampleTools({ publicUrl: 'http://127.0.0.1:1', vault: createMemoryVault() }),
           ...conformanceFixtures().tools,
+          numberTask,
         ],
         authenticate: staticBearerTokens(new Map([[TOKEN, 'caller']])),
       });
@@ -147,6 +232,88 @@ describe('baton call', function () {
       );
       expect(stderr).to.equal('');
       expect(status).to.equal(0);
+    });
+
+    const withToken = (...argv: string[]) => call(...argv, '--url', server.url, '--token', TOKEN);
+    const asCaller = { headers: { authorization: `Bearer ${TOKEN}` } };
+
+    it('follows ship-release as a task to its result', async () => {
+      const { status, stdout, stderr } = await withToken(
+        'ship-release',
+        '--json',
+        '--args',
+        SHIP_ARGS,
+        '--answers',
+        SHIP_ANSWERS,
+      );
+      expect(status, stderr).to.equal(0);
+      expect(JSON.parse(stdout).structuredContent).to.include({ shipped: true, approvedBy: 'ada' });
+      expect(statusesIn(stderr)).to.deep.equal(['working', 'input_required', 'working', 'completed']);
+      expect(stderr).to.include('every 200 ms');
+      expect((await getTask(server.url, taskIdIn(stderr)!, asCaller)).status).to.equal('completed');
+    });
+
+    it('answers a key asked again inside a task (number.2) from the list under its question key', async () => {
+      const answers = JSON.stringify({ number: [{ n: 3 }, { n: 12 }] });
+      const { status, stdout, stderr } = await withToken('number-task', '--args', '{}', '--answers', answers);
+      expect(status, stderr).to.equal(0);
+      expect(stdout).to.equal('got 12\n');
+    });
+
+    it('exits 2 naming number.2 when --answers gave one answer, and cancels the task it gives up', async () => {
+      const { status, stderr } = await withToken('number-task', '--args', '{}', '--answers', '{"number":{"n":3}}');
+      expect(status).to.equal(2);
+      expect(stderr).to.include('"number.2"').and.include('time 2');
+      expect((await getTask(server.url, taskIdIn(stderr)!, asCaller)).status).to.equal('cancelled');
+    });
+
+    it('exits 1 when someone else cancels the task', async () => {
+      const io = capture();
+      const running = callCommand(
+        ['ship-release', '--url', server.url, '--token', TOKEN, '--args', SHIP_ARGS, '--answers', SHIP_ANSWERS],
+        io,
+      );
+      while (!taskIdIn(io.err())) await new Promise((resolve) => setTimeout(resolve, 20));
+      await taskRpc(server.url, 'tasks/cancel', { taskId: taskIdIn(io.err())! }, asCaller);
+      expect(await running).to.equal(1);
+      expect(statusesIn(io.err()).at(-1)).to.equal('cancelled');
+    });
+
+    it('sends tasks/cancel on Ctrl+C (SIGINT) in the real command, and exits 130', async () => {
+      const args = JSON.stringify({ service: 'billing', version: '2.5.0', bakeSeconds: 600 });
+      const child = spawn(
+        process.execPath,
+        [
+          'bin/baton.js',
+          'call',
+          'ship-release',
+          '--url',
+          server.url,
+          '--token',
+          TOKEN,
+          '--args',
+          args,
+          '--answers',
+          SHIP_ANSWERS,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      const exited = once(child, 'exit');
+      try {
+        // Mid-bake: the approval was sent, the durable timer has 600 s to go.
+        while (!/\[working\] Baking/.test(stderr)) {
+          if (child.exitCode !== null) throw new Error(`exited early: ${stderr}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        child.kill('SIGINT');
+        const [code] = await exited;
+        expect(code, stderr).to.equal(130);
+        expect((await getTask(server.url, taskIdIn(stderr)!, asCaller)).status).to.equal('cancelled');
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
     });
 
     it('exits 2 when the token is refused', async () => {
