@@ -14,6 +14,7 @@ import { chromium, type Browser, type Page, type Request } from 'playwright-core
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter } from '../../machines/index.js';
 import { pageVisitor, staticBearerTokens } from '../../server/http/index.js';
+import { numberTask } from '../helpers/number-task.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
@@ -97,7 +98,7 @@ describe('Try it panel in a real browser', function () {
       keyRing,
       // Shorter than the default second, so the task walks take a few seconds, not ten.
       tasks: { pollIntervalMs: TASK_POLL_MS },
-      tools: [...exampleTools(examples), ...fixtures.tools],
+      tools: [...exampleTools(examples), ...fixtures.tools, numberTask],
       routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
     });
     examples.publicUrl = server.origin;
@@ -406,6 +407,26 @@ describe('Try it panel in a real browser', function () {
       expect(methods.filter((m) => m === 'tasks/cancel')).to.have.length(1);
       expect(methods).not.to.include('tasks/update');
       await expectTaskWire(taskId);
+    });
+
+    it('maps a question asked again inside a task (number.2) to the state that asks it', async () => {
+      await openTool(page, server.origin, 'number-task');
+      await page.click('.try-it-arguments button[type="submit"]');
+      expect(await reach(page, 'asking')).to.deep.equal(['s_asking']);
+      expect(await questionKeys(page)).to.deep.equal(['number']);
+      await page.fill('.try-it-question[data-key="number"] input[name="n"]', '3');
+      await page.click('.try-it-question[data-key="number"] button[data-action="accept"]');
+      await page.waitForSelector('.try-it-question[data-key="number.2"]');
+      expect(await reach(page, 'asking')).to.deep.equal(['s_asking']);
+      expect(await questionKeys(page)).to.deep.equal(['number.2']);
+      await page.fill('.try-it-question[data-key="number.2"] input[name="n"]', '12');
+      await page.click('.try-it-question[data-key="number.2"] button[data-action="accept"]');
+      expect((await result(page)).text).to.equal('got 12');
+      const updates = calls.filter((c) => c.body.method === 'tasks/update').map((c) => c.body.params.inputResponses);
+      expect(updates).to.deep.equal([
+        { number: { action: 'accept', content: { n: 3 } } },
+        { 'number.2': { action: 'accept', content: { n: 12 } } },
+      ]);
     });
   });
 

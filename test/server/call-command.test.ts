@@ -8,12 +8,11 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
-import { assign, setup } from 'xstate';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
 import { callCommand, type CallIo } from '../../server/call-command.js';
-import { askForm, defineTool, formContent, startsTask, type AnswerEvent } from '../../server/engine/index.js';
 import { staticBearerTokens } from '../../server/http/index.js';
+import { numberTask } from '../helpers/number-task.js';
 import { getTask, taskRpc } from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { TmuxTerminal } from '../helpers/tmux-terminal.js';
@@ -40,42 +39,6 @@ const SHIP_ANSWERS = JSON.stringify({ approve: { approve: true, approver: 'ada' 
 const statusesIn = (stderr: string) =>
   [...stderr.matchAll(/^ {2}\[(\w+)\]/gm)].map((m) => m[1]).filter((s, n, all) => s !== all[n - 1]);
 const taskIdIn = (stderr: string) => /task (\S+), polling tasks\/get/.exec(stderr)?.[1];
-
-/** Inside a task, asks for a number until it is at least 10: keys `number`, `number.2`, … */
-const numberTask = defineTool({
-  name: 'number-task',
-  description: 'Asks for a number of at least 10 inside a task, again until it gets one.',
-  inputSchema: { type: 'object' },
-  task: 'required',
-  machine: setup({
-    types: {} as { context: { n: number }; events: AnswerEvent },
-    guards: { enough: ({ event }) => formContent<{ n: number }>(event).n >= 10 },
-  }).createMachine({
-    id: 'numberTask',
-    initial: 'asking',
-    context: { n: 0 },
-    output: ({ event }) => event.output,
-    states: {
-      asking: startsTask(
-        askForm({
-          key: 'number',
-          message: 'A number of at least 10?',
-          schema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
-          onAccept: [
-            {
-              guard: 'enough',
-              target: 'done',
-              actions: assign({ n: ({ event }) => formContent<{ n: number }>(event).n }),
-            },
-            { target: 'asking', reenter: true },
-          ],
-          onDecline: 'done',
-        }),
-      ),
-      done: { type: 'final', output: ({ context }) => `got ${context.n}` },
-    },
-  }),
-});
 
 const RELEASE_ANSWERS = JSON.stringify({ window: { window: 'tonight' }, confirm: { confirm: true } });
 
@@ -348,6 +311,29 @@ describe('baton call', function () {
       await terminal.keys('y', 'Enter');
       expect(await terminal.exitStatus()).to.equal(0);
       expect(await terminal.screen()).to.include('"released":true');
+    });
+
+    it("asks a task's approval, then prints the task's result", async () => {
+      terminal = await TmuxTerminal.start(`node bin/baton.js call ship-release --args '${SHIP_ARGS}'`, process.cwd());
+      await terminal.waitFor('[working] Building');
+      await terminal.waitFor('is built. Ship it to the canary');
+      await terminal.waitFor('Answer this question?');
+      await terminal.keys('Enter');
+      await terminal.waitFor('Approve the release');
+      await terminal.keys('y', 'Enter');
+      await terminal.waitFor('Your name');
+      await terminal.keys('a', 'd', 'a', 'Enter');
+      expect(await terminal.exitStatus()).to.equal(0);
+      const screen = await terminal.screen();
+      expect(screen).to.include('[completed]').and.include('"approvedBy":"ada"');
+    });
+
+    it("cancels the task on Ctrl+C at the task's prompt, and exits 130", async () => {
+      terminal = await TmuxTerminal.start(`node bin/baton.js call ship-release --args '${SHIP_ARGS}'`, process.cwd());
+      await terminal.waitFor('Answer this question?');
+      await terminal.keys('C-c');
+      expect(await terminal.exitStatus()).to.equal(130);
+      expect(await terminal.screen()).to.match(/task \S+ cancelled/);
     });
 
     it('offers decline, which ends the flow', async () => {
