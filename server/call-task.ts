@@ -95,22 +95,20 @@ export async function followTask(options: TaskFollowing): Promise<TaskOutcome> {
     if (error instanceof TaskExchangeFailed) return { answer: error.answer };
     const name = (error as Error)?.name;
     // @inquirer/prompts rejects with ExitPromptError on Ctrl+C at a prompt: that too stops the task.
-    const interrupted = error instanceof Interrupted || name === 'AbortPromptError' || name === 'ExitPromptError';
+    const byUser = error instanceof Interrupted || name === 'AbortPromptError' || name === 'ExitPromptError';
     // Nobody else holds the task id: a task this command gives up on (interrupted, or a question
     // --answers cannot answer) would wait for answers until its TTL, so it is cancelled.
-    stderr.write(`baton call: ${interrupted ? 'interrupted' : 'giving up'}, cancelling task ${taskId}\n`);
-    const cancel = await client
-      .task('tasks/cancel', { taskId })
-      .catch((failure: unknown): JsonRpcAnswer => ({
-        jsonrpc: '2.0',
-        error: { code: -32603, message: String(failure) },
-      }));
+    stderr.write(`baton call: ${byUser ? 'interrupted' : 'giving up'}, cancelling task ${taskId}\n`);
+    const cancel = await client.task('tasks/cancel', { taskId }).catch((failure: unknown): JsonRpcAnswer => ({
+      jsonrpc: '2.0',
+      error: { code: -32603, message: String(failure) },
+    }));
     stderr.write(
       cancel.error
         ? `baton call: tasks/cancel failed: error ${cancel.error.code}: ${cancel.error.message}\n`
         : `baton call: task ${taskId} cancelled\n`,
     );
-    if (interrupted) return { interrupted: true };
+    if (byUser) return { interrupted: true };
     throw error;
   } finally {
     unsubscribe();
