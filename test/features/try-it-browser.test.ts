@@ -315,7 +315,7 @@ describe('Try it panel in a real browser', function () {
     expect((await result(page)).outcome).to.equal('tool-error');
   });
 
-  describe('a task tool (ship-release)', () => {
+  describe('a task tool', () => {
     /** The distinct statuses the task card listed, in order, and its last status. */
     const statusesSeen = async () =>
       page.$$eval('.try-it-task-log li', (items) =>
@@ -376,7 +376,7 @@ describe('Try it panel in a real browser', function () {
       expect(await statusesSeen()).to.deep.equal(['working', 'input_required', 'working', 'completed']);
       const messages = await page.$$eval('.try-it-task-log li', (items) => items.map((i) => i.textContent));
       expect(messages.some((m) => /Baking in the canary/.test(m!))).to.equal(true);
-      await page.screenshot({ path: '.artifacts/try-it-ship-release.png', fullPage: true });
+      await page.locator('#try-it').screenshot({ path: '.artifacts/try-it-ship-release.png' });
 
       // The wire: tools/call, then tasks/get polls, one tasks/update with the approval, more polls.
       const methods = calls.map((c) => c.body.method);

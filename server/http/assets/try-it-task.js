@@ -34,6 +34,8 @@ window.batonTryItTask = (() => {
     const history = el('ol', { class: 'try-it-task-log' });
     const cancelButton = el('button', { type: 'button', 'data-action': 'cancel-task', onclick: cancel }, 'Cancel task');
     const questions = el('div', { class: 'try-it-task-questions' });
+    // Restart only stops following here; the task goes on on the server. At the end the result has its own.
+    const restartButton = el('button', { type: 'button', onclick: panel.restart }, 'Restart');
     const card = el(
       'div',
       { class: 'try-it-task', 'data-task-id': taskId },
@@ -51,13 +53,7 @@ window.batonTryItTask = (() => {
         el('dd', {}, interval),
       ),
       history,
-      el(
-        'div',
-        { class: 'try-it-buttons' },
-        cancelButton,
-        // Restart only stops following here; the task goes on on the server.
-        el('button', { type: 'button', onclick: panel.restart }, 'Restart'),
-      ),
+      el('div', { class: 'try-it-buttons' }, cancelButton, restartButton),
     );
     panel.step.replaceChildren(card, questions);
     show(created);
@@ -153,6 +149,7 @@ window.batonTryItTask = (() => {
       ended = true;
       clearTimeout(timer);
       questions.replaceChildren();
+      restartButton.remove();
       const outcome =
         task.status === 'completed'
           ? { result: task.result || {} }
@@ -168,6 +165,7 @@ window.batonTryItTask = (() => {
       clearTimeout(timer);
       cancelButton.disabled = true;
       questions.replaceChildren();
+      restartButton.remove();
       panel.finish(answer, exchanges, [card]);
     }
   }
