@@ -22,15 +22,16 @@ import { createMemoryVault, vaultPageRouter } from '../machines/index.js';
 
 export const CALL_USAGE = `Usage: baton call <tool> [options]
 
-Walks a tool's flow: asks each question in the terminal and prints the result.
+Walks a tool's flow: asks each question in the terminal and prints the result. A tool run as a
+task is followed to its end, its status on stderr; Ctrl+C cancels the task (tasks/cancel).
   --url URL        call a running server's MCP endpoint (default: the example tools, in this process)
   --args JSON      the arguments (default: asked for; the tool's example arguments are offered)
   --answers JSON   answers by question key, for scripts and CI: no prompts at all
                    {"window": {"window": "tonight"}, "confirm": {"confirm": true}}
                    a value is form content, "accept" / "decline" / "cancel", a full response
-                   ({"action": "decline"}), or a list with one per time the question is asked
-  --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
+                   ({"action": "decline"}), or a list with one per time the question is asked;
                    inside a task, "approve" also answers "approve.2", … (by the same rule)
+  --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
   --json           print the whole final result as JSON
   --conformance    in process: also serve the conformance fixtures
 `;

@@ -44,14 +44,17 @@ export async function followTask(options: TaskFollowing): Promise<TaskOutcome> {
   const taskId = String(created.taskId);
   const abort = new AbortController();
   let interrupt!: () => void;
+  let unsubscribe = () => {};
   const interrupted = new Promise<never>((_, reject) => {
     interrupt = () => {
+      // A second Ctrl+C while tasks/cancel is under way gets the default: the process ends.
+      unsubscribe();
       abort.abort();
       reject(new Interrupted());
     };
   });
   interrupted.catch(() => undefined);
-  const unsubscribe = options.onInterrupt?.(interrupt) ?? (() => undefined);
+  unsubscribe = options.onInterrupt?.(interrupt) ?? unsubscribe;
   /** Resolves `work`, or rejects with Interrupted as soon as an interrupt comes. */
   const race = <T>(work: Promise<T>): Promise<T> => Promise.race([work, interrupted]);
 
