@@ -2,16 +2,26 @@
  * The HTTP client behind `baton call`: one `tools/call` round as a conformant 2026-07-28 client
  * sends it (spec, transports/streamable-http: MCP-Protocol-Version, Mcp-Method, Mcp-Name and the
  * `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters; `_meta` with the protocol
- * version and client capabilities on every request), reading a JSON or an SSE response and
- * handing each notification on as it arrives.
+ * version and client capabilities on every request), and the `tasks/*` requests of the tasks
+ * extension, reading a JSON or an SSE response and handing each notification on as it arrives.
  */
 import type { HeaderParam } from '../engine/index.js';
 import { headerParamValue } from '../engine/index.js';
 
 export const CALL_PROTOCOL_VERSION = '2026-07-28';
 
-/** What `baton call` can answer: both elicitation modes, and the deprecated sampling and roots. */
-export const CALL_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/**
+ * What `baton call` can answer: both elicitation modes, the deprecated sampling and roots, and
+ * tasks (it follows a task to its end, call-task.ts).
+ */
+export const CALL_CAPABILITIES = {
+  elicitation: { form: {}, url: {} },
+  sampling: {},
+  roots: {},
+  extensions: { [TASKS_EXTENSION]: {} },
+};
 
 export interface JsonRpcAnswer {
   jsonrpc: '2.0';
@@ -65,6 +75,11 @@ export class CallClient {
   /** Any request but tools/call (tools/list): no name header, no notifications expected. */
   async request(method: string, params: Record<string, unknown> = {}): Promise<JsonRpcAnswer> {
     return this.#send(method, params, {});
+  }
+
+  /** `tasks/get`, `tasks/update` or `tasks/cancel`: `Mcp-Name` is the task id (tasks.md, "HTTP Headers"). */
+  async task(method: string, params: { taskId: string } & Record<string, unknown>): Promise<JsonRpcAnswer> {
+    return this.#send(method, params, { 'mcp-name': params.taskId });
   }
 
   /** One round of a tool call; a new id each time, a progress token so progress can stream. */

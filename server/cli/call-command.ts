@@ -3,15 +3,17 @@
  * one tool's flow from a terminal. Without `--url` it starts the example tools in this process
  * (on a loopback port, with a throwaway key, exactly as `serve` builds them) so nothing needs to
  * be running; with `--url` it calls a running server. Each round's questions are prompted from
- * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI. The result goes
- * to stdout; prompts, links and progress to stderr. Exit status: 0 for a result, 1 for an error
- * result (`isError`) or a protocol error, 2 for a usage error or a question `--answers` lacks,
- * 130 when the user interrupts a prompt.
+ * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI; a task is
+ * followed to its end (call-task.ts). The result goes to stdout; prompts, links, progress and a
+ * task's status to stderr. Exit status: 0 for a result, 1 for an error result (`isError`), a
+ * protocol error or a failed or cancelled task, 2 for a usage error or a question `--answers`
+ * lacks, 130 when the user interrupts a prompt or a task (which is cancelled first).
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { CallClient, type JsonRpcAnswer } from './call-client.js';
 import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
+import { followTask, type TaskOutcome } from './call-task.js';
 import { createServer } from '../create-server.js';
 import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
 import { pageVisitor } from '../http/index.js';
@@ -20,13 +22,15 @@ import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
 
 export const CALL_USAGE = `Usage: baton call <tool> [options]
 
-Walks a tool's flow: asks each question in the terminal and prints the result.
+Walks a tool's flow: asks each question in the terminal and prints the result. A tool run as a
+task is followed to its end, its status on stderr; Ctrl+C cancels the task (tasks/cancel).
   --url URL        call a running server's MCP endpoint (default: the example tools, in this process)
   --args JSON      the arguments (default: asked for; the tool's example arguments are offered)
   --answers JSON   answers by question key, for scripts and CI: no prompts at all
                    {"window": {"window": "tonight"}, "confirm": {"confirm": true}}
                    a value is form content, "accept" / "decline" / "cancel", a full response
-                   ({"action": "decline"}), or a list with one per time the question is asked
+                   ({"action": "decline"}), or a list with one per time the question is asked;
+                   inside a task, "approve" also answers "approve.2", … (by the same rule)
   --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
   --json           print the whole final result as JSON
   --conformance    in process: also serve the conformance fixtures
@@ -39,6 +43,8 @@ export interface CallIo extends PromptIo {
   stderr: NodeJS.WritableStream;
   /** Whether to prompt; false without a terminal (then --args and --answers must say everything). */
   interactive: boolean;
+  /** Subscribes to interrupts (SIGINT), which cancel a running task; answers the unsubscribe. */
+  onInterrupt?: (handler: () => void) => () => void;
 }
 
 const ACTIONS = new Set(['accept', 'decline', 'cancel']);
@@ -93,41 +99,60 @@ function printResult(answer: JsonRpcAnswer, json: boolean, io: CallIo): number {
   return result.isError ? 1 : 0;
 }
 
+/**
+ * Answers one question: from --answers by its key, or prompted. Inside a task a question asked
+ * again comes as `approve.2`, `approve.3`, …: --answers gives it under `approve`, by the same
+ * rule as a question asked again in a flow (one answer serves the first time; a list, one per time).
+ */
+function answerer(answers: Record<string, unknown> | undefined, io: CallIo) {
+  const asked = new Map<string, number>();
+  return async (key: string, request: InputRequest, where: string, signal?: AbortSignal): Promise<unknown> => {
+    const question = answers && !(key in answers) ? key.replace(/\.\d+$/, '') : key;
+    const times = asked.get(question) ?? 0;
+    asked.set(question, times + 1);
+    if (!answers) return askQuestion(key, request, { ...io, output: io.stderr, ...(signal ? { signal } : {}) });
+    const given = answers[question];
+    // One answer serves the first time a question is asked; a question asked again (the
+    // answer was refused, or the flow came back to it) needs a list, or it would loop.
+    const list = Array.isArray(given) && request.method === 'elicitation/create';
+    const value = list ? given[times] : times === 0 ? given : undefined;
+    if (value === undefined) {
+      throw new UsageError(
+        `${where} asks "${key}" (${request.method}${times > 0 ? `, time ${times + 1}` : ''}) and --answers has no answer for it: ${JSON.stringify(request.params ?? {})}`,
+      );
+    }
+    if (request.method === 'elicitation/create' && request.params?.mode === 'url') {
+      io.stderr.write(`[${key}] ${request.params.message ?? ''}\n  Open: ${request.params.url}\n`);
+    }
+    return scriptedResponse(request, value);
+  };
+}
+
 async function walk(
   client: CallClient,
   tool: string,
   args: Record<string, unknown>,
   answers: Record<string, unknown> | undefined,
   io: CallIo,
-): Promise<JsonRpcAnswer> {
-  const asked = new Map<string, number>();
+): Promise<TaskOutcome> {
+  const answer = answerer(answers, io);
   let round: Parameters<CallClient['callTool']>[0] = { name: tool, arguments: args };
   for (let number = 1; ; number++) {
-    const answer = await client.callTool(round);
-    const result = answer.result;
-    if (!result || !(result.resultType === 'input_required' || result.inputRequests)) return answer;
+    const reply = await client.callTool(round);
+    const result = reply.result;
+    if (result?.resultType === 'task' && typeof result.taskId === 'string') {
+      return followTask({
+        client,
+        created: result,
+        answer: (key, request, signal) => answer(key, request, 'the task', signal),
+        stderr: io.stderr,
+        ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}),
+      });
+    }
+    if (!result || !(result.resultType === 'input_required' || result.inputRequests)) return { answer: reply };
     const inputResponses: Record<string, unknown> = {};
     for (const [key, request] of Object.entries<InputRequest>(result.inputRequests ?? {})) {
-      const times = asked.get(key) ?? 0;
-      asked.set(key, times + 1);
-      if (answers) {
-        const given = answers[key];
-        // One answer serves the first time a question is asked; a question asked again (the
-        // answer was refused, or the flow came back to it) needs a list, or it would loop.
-        const list = Array.isArray(given) && request.method === 'elicitation/create';
-        const value = list ? given[times] : times === 0 ? given : undefined;
-        if (value === undefined) {
-          throw new UsageError(
-            `round ${number} asks "${key}" (${request.method}${times > 0 ? `, time ${times + 1}` : ''}) and --answers has no answer for it: ${JSON.stringify(request.params ?? {})}`,
-          );
-        }
-        if (request.method === 'elicitation/create' && request.params?.mode === 'url') {
-          io.stderr.write(`[${key}] ${request.params.message ?? ''}\n  Open: ${request.params.url}\n`);
-        }
-        inputResponses[key] = scriptedResponse(request, value);
-      } else {
-        inputResponses[key] = await askQuestion(key, request, { ...io, output: io.stderr });
-      }
+      inputResponses[key] = await answer(key, request, `round ${number}`);
     }
     // requestState goes back exactly as it came: it is sealed, and only the server reads it.
     round = { name: tool, arguments: args, inputResponses, requestState: result.requestState };
@@ -216,8 +241,13 @@ export async function callCommand(argv: string[], io: CallIo = processIo()): Pro
       (io.interactive && answers === undefined
         ? await askObject(listed.inputSchema, example, { ...io, output: io.stderr })
         : example);
-    const answer = await walk(client, tool, args, answers, io);
-    return printResult(answer, values.json ?? false, io);
+    const outcome = await walk(client, tool, args, answers, io);
+    if ('interrupted' in outcome) return 130;
+    if ('cancelled' in outcome) {
+      io.stderr.write('baton call: the task was cancelled (tasks/cancel)\n');
+      return 1;
+    }
+    return printResult(outcome.answer, values.json ?? false, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`baton call: ${error.message}\n`);
@@ -237,5 +267,10 @@ function processIo(): CallIo {
     stderr: process.stderr,
     input: process.stdin,
     interactive: Boolean(process.stdin.isTTY),
+    onInterrupt: (handler) => {
+      // While subscribed, Ctrl+C no longer kills the process at once: the task is cancelled first.
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
   };
 }

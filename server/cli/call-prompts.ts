@@ -11,6 +11,8 @@ import { checkbox, confirm, input, number, select } from '@inquirer/prompts';
 export interface PromptIo {
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** Aborts the prompt (it then rejects with AbortPromptError). */
+  signal?: AbortSignal;
 }
 type Context = PromptIo;
 

@@ -36,6 +36,8 @@ export interface TryItData {
   diagram: string;
   /** Question key -> the Mermaid ids of the states that ask it. */
   waitingStates: Record<string, string[]>;
+  /** Whether the tool may run as a task: then the panel declares the tasks extension and follows tasks. */
+  task?: 'optional' | 'required';
 }
 
 export function tryItData(tool: ToolDefinition, options: TryItOptions): TryItData {
@@ -55,6 +57,7 @@ export function tryItData(tool: ToolDefinition, options: TryItOptions): TryItDat
     auth: options.auth,
     diagram: writer.write(),
     waitingStates,
+    ...(tool.task ? { task: tool.task } : {}),
   };
 }
 
@@ -76,7 +79,7 @@ export function renderTryItPanel(data: TryItData): string {
         : '';
   return `<section class="try-it" id="try-it" aria-label="Try it">
 <h2>Try it</h2>
-<p>Call <code>${escapeHtml(data.tool)}</code> on this server (<code>POST ${escapeHtml(data.endpoint)}</code>) and answer its questions as a user would; the states now waiting are highlighted in the diagram. This runs the real tool.</p>
+<p>Call <code>${escapeHtml(data.tool)}</code> on this server (<code>POST ${escapeHtml(data.endpoint)}</code>) and answer its questions as a user would; the states now waiting are highlighted in the diagram. This runs the real tool.${data.task ? ` It runs as a task${data.task === 'optional' ? ' when its work starts' : ''}: the panel polls <code>tasks/get</code>, answers with <code>tasks/update</code>, and can cancel it.` : ''}</p>
 ${token}
 <div class="try-it-layout">
 <div class="try-it-panel" data-phase="loading"><noscript>The panel needs JavaScript.</noscript></div>

@@ -79,7 +79,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
       extras = {
         panel: docs.renderTryItPanel(data),
         styles: ['try-it.css'],
-        scripts: ['try-it-forms.js', 'try-it.js'],
+        scripts: ['try-it-forms.js', 'try-it-task.js', 'try-it.js'],
       };
     }
     ctx.set('Content-Security-Policy', tool ? TOOL_PAGE_POLICY : CONTENT_SECURITY_POLICY);
@@ -106,6 +106,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
   );
   for (const [name, type] of [
     ['try-it-forms.js', 'application/javascript'],
+    ['try-it-task.js', 'application/javascript'],
     ['try-it.js', 'application/javascript'],
     ['try-it.css', 'text/css'],
   ] as const) {

@@ -1,7 +1,8 @@
 /**
  * The tool pages' "Try it" panel in a real browser (Debian's chromium through playwright-core):
  * a reader walks release, provision-database (with a pair the check rejects), a decline, a URL
- * question and a streamed round, clicking what a person clicks. At each step the test checks
+ * question, a streamed round and ship-release as a task (approved to the end, and cancelled
+ * mid-build), clicking what a person clicks. At each step the test checks
  * which states the diagram highlights, and it checks what went over the wire: the 2026-07-28
  * headers and `_meta`, a new id each round, and `requestState` echoed exactly. Screenshots go to
  * .artifacts/; with BATON_UPDATE_SCREENSHOTS=1 the mid-flow one also replaces docs/images/try-it.png
@@ -13,11 +14,14 @@ import { chromium, type Browser, type Page, type Request } from 'playwright-core
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter } from '../../machines/index.js';
 import { pageVisitor, staticBearerTokens } from '../../server/http/index.js';
+import { numberTask } from '../helpers/number-task.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const MID_FLOW_SCREENSHOT = '.artifacts/try-it-release.png';
 const README_SCREENSHOT = 'docs/images/try-it.png';
+const TASK_POLL_MS = 250;
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 interface WireCall {
   headers: Record<string, string>;
@@ -92,7 +96,9 @@ describe('Try it panel in a real browser', function () {
     const keyRing = testKeyRing();
     server = await startTestServer({
       keyRing,
-      tools: [...exampleTools(examples), ...fixtures.tools],
+      // Shorter than the default second, so the task walks take a few seconds, not ten.
+      tasks: { pollIntervalMs: TASK_POLL_MS },
+      tools: [...exampleTools(examples), ...fixtures.tools, numberTask],
       routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
     });
     examples.publicUrl = server.origin;
@@ -307,6 +313,121 @@ describe('Try it panel in a real browser', function () {
     await openTool(page, server.origin, 'test_error_handling');
     await page.click('.try-it-arguments button[type="submit"]');
     expect((await result(page)).outcome).to.equal('tool-error');
+  });
+
+  describe('a task tool', () => {
+    /** The distinct statuses the task card listed, in order, and its last status. */
+    const statusesSeen = async () =>
+      page.$$eval('.try-it-task-log li', (items) =>
+        items.map((i) => (i as HTMLElement).dataset.status!).filter((s, n, all) => s !== all[n - 1]),
+      );
+    const taskCalls = () => calls.filter((c) => String(c.body.method).startsWith('tasks/'));
+
+    /** Every tasks/* request went out as the extension says, and the wire log lists each exchange. */
+    async function expectTaskWire(taskId: string): Promise<void> {
+      for (const call of taskCalls()) {
+        expect(call.headers).to.include({ 'mcp-method': call.body.method, 'mcp-name': taskId });
+        expect(call.body.params.taskId).to.equal(taskId);
+        expect(call.body.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions).to.have.property(
+          TASKS_EXTENSION,
+        );
+        expect(call.body.params._meta).not.to.have.property('progressToken');
+        expect(call.headers).not.to.have.property('authorization');
+      }
+      const logged = await page.$$eval('.try-it-wire details[data-direction="out"] code', (codes) =>
+        codes.map((c) => JSON.parse(c.textContent!)),
+      );
+      const loggedTasks = logged.filter((m) => String(m.method).startsWith('tasks/'));
+      expect(loggedTasks.map((m) => m.id)).to.deep.equal(taskCalls().map((c) => c.body.id));
+      const answers = await page.$$eval('.try-it-wire details[data-direction="in"]', (d) => d.length);
+      expect(answers).to.equal(calls.length);
+    }
+
+    it('walks ship-release as a task: build, approval, bake, the completed result', async () => {
+      await openTool(page, server.origin, 'ship-release');
+      expect(await page.inputValue('.try-it-arguments input[name="bakeSeconds"]')).to.equal('1');
+      await page.click('.try-it-arguments button[type="submit"]');
+
+      await page.waitForSelector('.try-it-task');
+      const taskId = (await page.getAttribute('.try-it-task', 'data-task-id'))!;
+      expect(taskId).to.match(/^[\w-]{16,}$/);
+      expect(await page.textContent('.try-it-task-id')).to.equal(taskId);
+      expect(await page.textContent('.try-it-task-interval')).to.include(String(TASK_POLL_MS));
+      expect(calls[0]!.body.params._meta['io.modelcontextprotocol/clientCapabilities'].extensions).to.deep.equal({
+        [TASKS_EXTENSION]: {},
+      });
+
+      // The approval arrives inside the task: its question form, its state highlighted.
+      expect(await reach(page, 'asking')).to.deep.equal(['s_awaitingApproval']);
+      expect(await page.getAttribute('.try-it-panel', 'data-task-status')).to.equal('input_required');
+      expect(await questionKeys(page)).to.deep.equal(['approve']);
+      expect(await page.textContent('.try-it-question[data-key="approve"] .try-it-message-text')).to.include(
+        'billing-2.5.0.tar.gz is built',
+      );
+      await page.screenshot({ path: '.artifacts/try-it-ship-release-approval.png', fullPage: true });
+      await page.fill('.try-it-question[data-key="approve"] input[name="approver"]', 'ada');
+      await confirm(page, 'approve');
+
+      const end = await result(page);
+      expect(end.outcome).to.equal('ok');
+      expect(end.structured).to.include({ shipped: true, service: 'billing', version: '2.5.0', approvedBy: 'ada' });
+      expect(await reach(page, 'result')).to.deep.equal([]);
+      expect(await page.getAttribute('.try-it-panel', 'data-task-status')).to.equal('completed');
+      expect(await statusesSeen()).to.deep.equal(['working', 'input_required', 'working', 'completed']);
+      const messages = await page.$$eval('.try-it-task-log li', (items) => items.map((i) => i.textContent));
+      expect(messages.some((m) => /Baking in the canary/.test(m!))).to.equal(true);
+      await page.locator('#try-it').screenshot({ path: '.artifacts/try-it-ship-release.png' });
+
+      // The wire: tools/call, then tasks/get polls, one tasks/update with the approval, more polls.
+      const methods = calls.map((c) => c.body.method);
+      expect(methods[0]).to.equal('tools/call');
+      expect(methods.filter((m) => m === 'tasks/update')).to.have.length(1);
+      expect(methods.filter((m) => m === 'tasks/get').length).to.be.greaterThan(2);
+      expect(methods.slice(1).every((m) => m === 'tasks/get' || m === 'tasks/update')).to.equal(true);
+      expect(taskCalls().find((c) => c.body.method === 'tasks/update')!.body.params.inputResponses).to.deep.equal({
+        approve: { action: 'accept', content: { approve: true, approver: 'ada' } },
+      });
+      await expectTaskWire(taskId);
+    });
+
+    it('cancels a second run mid-build with Cancel task', async () => {
+      await openTool(page, server.origin, 'ship-release');
+      await page.click('.try-it-arguments button[type="submit"]');
+      await page.waitForSelector('.try-it-task[data-status="working"]');
+      const taskId = (await page.getAttribute('.try-it-task', 'data-task-id'))!;
+      // The build takes four steps of 300 ms: the task is still building when this lands.
+      await page.click('button[data-action="cancel-task"]');
+      const end = await result(page);
+      expect(end.outcome).to.equal('cancelled');
+      expect(await page.getAttribute('.try-it-panel', 'data-task-status')).to.equal('cancelled');
+      expect(await statusesSeen()).to.deep.equal(['working', 'cancelled']);
+      expect(await page.isDisabled('button[data-action="cancel-task"]')).to.equal(true);
+      expect(await reach(page, 'result')).to.deep.equal([]);
+      const methods = calls.map((c) => c.body.method);
+      expect(methods.filter((m) => m === 'tasks/cancel')).to.have.length(1);
+      expect(methods).not.to.include('tasks/update');
+      await expectTaskWire(taskId);
+    });
+
+    it('maps a question asked again inside a task (number.2) to the state that asks it', async () => {
+      await openTool(page, server.origin, 'number-task');
+      await page.click('.try-it-arguments button[type="submit"]');
+      expect(await reach(page, 'asking')).to.deep.equal(['s_asking']);
+      expect(await questionKeys(page)).to.deep.equal(['number']);
+      await page.fill('.try-it-question[data-key="number"] input[name="n"]', '3');
+      await page.click('.try-it-question[data-key="number"] button[data-action="accept"]');
+      await page.waitForSelector('.try-it-question[data-key="number.2"]');
+      expect(await reach(page, 'asking')).to.deep.equal(['s_asking']);
+      expect(await questionKeys(page)).to.deep.equal(['number.2']);
+      await page.fill('.try-it-question[data-key="number.2"] input[name="n"]', '12');
+      await page.click('.try-it-question[data-key="number.2"] button[data-action="accept"]');
+      expect((await result(page)).text).to.equal('got 12');
+      const updates = calls.filter((c) => c.body.method === 'tasks/update').map((c) => c.body.params.inputResponses);
+      expect(updates).to.deep.equal([
+        { number: { action: 'accept', content: { n: 3 } } },
+        { 'number.2': { action: 'accept', content: { n: 12 } } },
+      ]);
+    });
   });
 
   describe('behind an auth hook', () => {

@@ -3,8 +3,9 @@
  * this server's own endpoint, renders each round's questions as forms from their schemas, echoes
  * `requestState` untouched with a new request id every round, shows the wire JSON and the
  * progress notifications of a streamed (SSE) round, and highlights the states now waiting in the
- * diagram beside it. Served as a file (no inline script, strict CSP); every piece of server data
- * is set as text, never as markup. Reads its settings from the page's #try-it-data block.
+ * diagram beside it. A tool that may run as a task declares the tasks extension, and a task handle
+ * is followed by try-it-task.js. Served as a file (no inline script, strict CSP); every piece of
+ * server data is set as text, never as markup. Reads its settings from the page's #try-it-data block.
  */
 (() => {
   'use strict';
@@ -17,7 +18,10 @@
   const tokenInput = section.querySelector('.try-it-token input');
 
   const PROTOCOL_VERSION = '2026-07-28';
+  const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
   const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+  // Declared only where the tool may run as a task: for any other tool it would change nothing.
+  if (data.task) CAPABILITIES.extensions = { [TASKS_EXTENSION]: {} };
   const CLIENT_INFO = { name: 'baton-docs-try-it', version: '1.0.0' };
   const { el, pretty, objectFields } = window.batonTryItForms;
 
@@ -45,7 +49,8 @@
     for (const group of diagramBox.querySelectorAll('.try-it-waiting')) group.classList.remove('try-it-waiting');
     const ids = [];
     for (const key of keys) {
-      for (const id of data.waitingStates[key] || []) {
+      // Inside a task a question asked again is `approve.2`, `approve.3`, …: the same states ask it.
+      for (const id of data.waitingStates[key] || data.waitingStates[key.replace(/\.\d+$/, '')] || []) {
         ids.push(id);
         const group = stateGroups.get(id);
         if (group) group.classList.add('try-it-waiting');
@@ -81,15 +86,16 @@
     return '=?base64?' + btoa(String.fromCharCode(...bytes)) + '?=';
   }
 
-  function headersFor(params) {
+  function headersFor(method, params) {
     const headers = {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
       'MCP-Protocol-Version': PROTOCOL_VERSION,
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': params.name,
+      'Mcp-Method': method,
+      // tasks/* name the task (tasks.md, "HTTP Headers"); a task id is plain ASCII.
+      'Mcp-Name': method === 'tools/call' ? params.name : params.taskId,
     };
-    for (const param of data.headerParams) {
+    for (const param of method === 'tools/call' ? data.headerParams : []) {
       let value = params.arguments;
       for (const key of param.path) value = value && typeof value === 'object' ? value[key] : undefined;
       if (value !== undefined && value !== null && typeof value !== 'object') {
@@ -116,7 +122,7 @@
   }
 
   /** Reads an SSE body: notifications as they come, and the response to `id`. */
-  async function readEvents(response, id, round) {
+  async function readEvents(response, id, label) {
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     let answer;
@@ -135,7 +141,7 @@
         if (!payload) continue;
         const message = JSON.parse(payload);
         if (message.method) {
-          logWire('in', 'round ' + round + ' ← ' + message.method + ' (streamed)', message);
+          logWire('in', label + ' ← ' + message.method + ' (streamed)', message);
           if (message.method === 'notifications/progress') showProgress(message);
         } else if (message.id === id) answer = message;
       }
@@ -144,37 +150,41 @@
     return answer;
   }
 
-  /** One round: POST the call and answer with the JSON-RPC response (or an HTTP failure). */
-  async function post(params, round) {
+  /** One exchange: POST a request and answer with the JSON-RPC response (or an HTTP failure). */
+  async function post(method, params, label) {
     const id = nextId++;
+    const call = method === 'tools/call';
     const message = {
       jsonrpc: '2.0',
       id,
-      method: 'tools/call',
+      method,
       params: {
         ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
           'io.modelcontextprotocol/clientCapabilities': CAPABILITIES,
           'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
-          progressToken: 'try-it-' + id,
+          // A task reports progress in statusMessage; the extension forbids progress notifications.
+          ...(call ? { progressToken: 'try-it-' + id } : {}),
         },
       },
     };
-    logWire('out', 'round ' + round + ' → tools/call (id ' + id + ')', message);
-    progressBox.hidden = true;
-    progressBox.querySelector('ol').replaceChildren();
+    logWire('out', label + ' → ' + method + ' (id ' + id + ')', message);
+    if (call) {
+      progressBox.hidden = true;
+      progressBox.querySelector('ol').replaceChildren();
+    }
     // credentials: 'omit': cookies never ride along; a token is sent only as set in headersFor.
     const response = await fetch(data.endpoint, {
       method: 'POST',
-      headers: headersFor(params),
+      headers: headersFor(method, params),
       body: JSON.stringify(message),
       credentials: 'omit',
       cache: 'no-store',
     });
     const streamed = (response.headers.get('content-type') || '').startsWith('text/event-stream');
     let answer;
-    if (streamed) answer = await readEvents(response, id, round);
+    if (streamed) answer = await readEvents(response, id, label);
     else {
       const text = await response.text();
       try {
@@ -183,7 +193,7 @@
         answer = { httpStatus: response.status, body: text };
       }
     }
-    logWire('in', 'round ' + round + ' ← HTTP ' + response.status + (streamed ? ' (SSE)' : ''), answer);
+    logWire('in', label + ' ← HTTP ' + response.status + (streamed ? ' (SSE)' : ''), answer);
     return answer;
   }
 
@@ -191,13 +201,17 @@
 
   let step;
   let lastArguments = data.exampleArguments;
+  /** Bumped by every start: a task followed from an older run stops polling. */
+  let generation = 0;
 
   function setPhase(phase, round) {
+    delete panel.dataset.taskStatus;
     panel.dataset.phase = phase;
     panel.dataset.round = String(round || 0);
   }
 
   function start() {
+    generation += 1;
     nextId = 1;
     step = el('div', { class: 'try-it-step' });
     progressBox = el(
@@ -228,11 +242,27 @@
     step.replaceChildren(el('p', { class: 'try-it-note' }, 'Round ' + number + ': waiting for the server…'));
     let answer;
     try {
-      answer = await post(params, number);
+      answer = await post('tools/call', params, 'round ' + number);
     } catch (error) {
       return finish({ error: { message: 'The request failed: ' + String((error && error.message) || error) } }, number);
     }
     const result = answer && answer.result;
+    if (result && result.resultType === 'task' && typeof result.taskId === 'string') {
+      const current = generation;
+      return window.batonTryItTask.follow(result, {
+        step,
+        post,
+        question,
+        highlight,
+        finish,
+        restart: start,
+        setPhase: (phase, status, exchanges) => {
+          setPhase(phase, exchanges);
+          panel.dataset.taskStatus = status;
+        },
+        isCurrent: () => current === generation,
+      });
+    }
     if (result && (result.resultType === 'input_required' || result.inputRequests)) {
       return ask(params, result, number);
     }
@@ -345,10 +375,14 @@
     return card;
   }
 
-  function finish(answer, number) {
+  /** Shows the outcome; `kept` (the task's card) stays above it. */
+  function finish(answer, number, kept = []) {
     highlight([]);
     const box = el('div', { class: 'try-it-result' });
-    if (answer.error) {
+    if (answer.cancelled) {
+      box.dataset.outcome = 'cancelled';
+      box.append(el('h3', {}, 'Cancelled'), el('p', {}, answer.cancelled));
+    } else if (answer.error) {
       box.dataset.outcome = 'error';
       box.append(
         el('h3', {}, 'Error' + (answer.error.code !== undefined ? ' ' + answer.error.code : '')),
@@ -375,7 +409,7 @@
       box.append(el('h3', {}, 'No JSON-RPC response'), el('pre', { class: 'code' }, el('code', {}, pretty(answer))));
     }
     box.append(el('div', { class: 'try-it-buttons' }, el('button', { type: 'button', onclick: start }, 'Restart')));
-    step.replaceChildren(box);
+    step.replaceChildren(...kept, box);
     setPhase('result', number);
   }
 
