@@ -138,6 +138,7 @@ describe('tasks over HTTP (in-memory store)', () => {
     expect(asking.resultType).to.equal('complete');
     expect(Object.keys(asking.inputRequests)).to.deep.equal(['approve']);
     expect(asking.inputRequests.approve.method).to.equal('elicitation/create');
+    expect(asking.statusMessage).to.equal('Waiting for input: approve');
 
     const ack = resultOf(
       await taskRpc(

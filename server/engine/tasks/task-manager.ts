@@ -124,7 +124,7 @@ export class TaskManager {
         ...r,
         answers,
         lastUpdatedAt: this.#clock(),
-        ...(resumed ? { status: 'working' as const, phase: 'queued' as const } : {}),
+        ...(resumed ? { status: 'working' as const, phase: 'queued' as const, statusMessage: 'Answers received' } : {}),
       };
     });
     if (stored && changed) {

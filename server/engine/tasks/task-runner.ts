@@ -278,7 +278,10 @@ export class TaskRunner {
       if (isTerminal(r)) return undefined;
       const base = { ...r, phase: 'idle' as const, runningJob: undefined, lastUpdatedAt: this.#clock() };
       if (r.cancelRequested) return { ...base, ...terminalFields(), status: 'cancelled', statusMessage: 'Cancelled' };
-      return { ...base, status, snapshot, timers, asked, answers: {}, askCounts };
+      // At a question the last progress message would be stale: say what the task waits for.
+      const waitingFor =
+        status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
+      return { ...base, status, snapshot, timers, asked, answers: {}, askCounts, ...waitingFor };
     });
     await this.#o.store.publish(record.taskId, 'changed');
     const next = stored && !isTerminal(stored) ? stored.timers[0] : undefined;
