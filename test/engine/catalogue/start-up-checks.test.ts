@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { setup } from 'xstate';
+import { setup, type AnyStateMachine } from 'xstate';
 import { ConfigurationError, ToolRegistry, askForm, defineTool } from '../../../server/engine/index.js';
 import { runFlow } from '../../../server/testing/index.js';
 
@@ -10,7 +10,7 @@ function tool(config: Record<string, unknown>) {
     name: 'checked',
     description: 'A machine under a start-up check.',
     inputSchema: { type: 'object' },
-    machine: setup({}).createMachine({ id: 'checked', ...config } as never),
+    machine: setup({}).createMachine({ id: 'checked', ...config } as never) as unknown as AnyStateMachine,
   });
 }
 
