@@ -8,7 +8,7 @@ import { ConfigurationError, LiveToolRegistry } from '../../server/engine/index.
 import { releaseTool } from '../../machines/examples/release.js';
 import { provisionDatabaseTool } from '../../machines/examples/provision-database.js';
 import { requestMeta, standardHeaders } from '../helpers/mcp-http.js';
-import { splitSseEvents } from '../helpers/sse-events.js';
+import { readSseMessages } from '../helpers/sse-events.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
@@ -24,26 +24,6 @@ async function post(url: string, message: ReturnType<typeof rpc>, signal?: Abort
     body: JSON.stringify(message),
     ...(signal ? { signal } : {}),
   });
-}
-
-/** Reads SSE messages off a response until `count` have arrived. */
-async function readMessages(response: Response, count: number, onEach?: (message: any) => void): Promise<any[]> {
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  const messages: any[] = [];
-  let buffer = '';
-  while (messages.length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    const split = splitSseEvents(buffer + decoder.decode(value, { stream: true }));
-    buffer = split.rest;
-    for (const message of split.messages) {
-      messages.push(message);
-      onEach?.(message);
-    }
-  }
-  reader.releaseLock();
-  return messages;
 }
 
 describe('tools/list_changed with live tools', () => {
@@ -69,7 +49,7 @@ describe('tools/list_changed with live tools', () => {
       abort.signal,
     );
     expect(response.headers.get('content-type')).to.match(/^text\/event-stream/);
-    const messages = await readMessages(response, 2, (message) => {
+    const messages = await readSseMessages(response, 2, (message) => {
       if (message.method === 'notifications/subscriptions/acknowledged')
         registry.replace([releaseTool, provisionDatabaseTool]);
     });
