@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { setup, type AnyStateMachine } from 'xstate';
+import { fromPromise, setup, type AnyStateMachine } from 'xstate';
 import { ConfigurationError, ToolRegistry, askForm, defineTool } from '../../../server/engine/index.js';
 import { runFlow } from '../../../server/testing/index.js';
 
@@ -132,5 +132,37 @@ describe('a form schema computed from context', () => {
     expect(run.rounds).to.have.length(1);
     expect(run.result?.isError).to.equal(true);
     expect(JSON.stringify(run.result?.content)).to.include('computed.asking');
+  });
+
+  it('does the same inside a task, where the question is answered with tasks/update', async function () {
+    this.timeout(20_000);
+    const computed = defineTool({
+      name: 'computed-task',
+      description: 'Works, then asks with a schema computed from context.',
+      inputSchema: { type: 'object' },
+      task: 'required',
+      safeActors: ['work'],
+      machine: setup({ actors: { work: fromPromise(async () => 'done') } }).createMachine({
+        id: 'computedTask',
+        initial: 'working',
+        output: ({ event }) => (event as { output?: unknown }).output,
+        states: {
+          working: { invoke: { src: 'work', onDone: 'asking' } },
+          asking: askForm({
+            key: 'pick',
+            message: 'Pick one',
+            schema: () => ({ type: 'object', properties: { pick: 'string' } }) as never,
+            onAccept: 'done',
+            onDecline: 'done',
+          }),
+          done: { type: 'final', output: 'done' },
+        },
+      }),
+    });
+    const run = await runFlow(computed, {});
+    expect(run.outcome).to.equal('complete');
+    expect(run.asked).to.deep.equal([]);
+    expect(run.result?.isError).to.equal(true);
+    expect(JSON.stringify(run.result?.content)).to.include('computedTask.asking');
   });
 });
