@@ -3,15 +3,11 @@
  * asks. The engine only builds answer events for keys it asked, so a handler for another key
  * (a typo: `answer.justifcation.accept`) can never run; the state then never hears the answer.
  */
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
+import { eachStateNode } from './state-nodes.js';
 import { INPUT_META, type Question } from '../authoring/input-states.js';
 
 const ANSWER_EVENT = /^answer\.(.+)\.(accept|decline|cancel|result|unsupported|\*)$/;
-
-function eachNode(node: AnyStateNode, visit: (node: AnyStateNode) => void): void {
-  visit(node);
-  for (const child of Object.values(node.states)) eachNode(child, visit);
-}
 
 /** Levenshtein distance, for naming the key a misspelled one was meant to be. */
 function distance(a: string, b: string): number {
@@ -38,12 +34,12 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 
 export function answerHandlerProblems(label: string, machine: AnyStateMachine): string[] {
   const asked = new Set<string>();
-  eachNode(machine.root, (node) => {
+  eachStateNode(machine.root, (node) => {
     const question = (node.meta as Record<string, unknown> | undefined)?.[INPUT_META] as Question | undefined;
     if (question?.key) asked.add(question.key);
   });
   const problems: string[] = [];
-  eachNode(machine.root, (node) => {
+  eachStateNode(machine.root, (node) => {
     for (const eventType of node.transitions.keys()) {
       const key = ANSWER_EVENT.exec(eventType)?.[1];
       if (key === undefined || asked.has(key)) continue;

@@ -9,6 +9,7 @@ import { DEFAULT_TIME_BUDGET_MS } from '../flow/flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
 import { answerHandlerProblems } from './answer-handler-checks.js';
 import { parallelDoneProblems } from './parallel-done-checks.js';
+import { eachStateNode } from './state-nodes.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from '../authoring/input-states.js';
 import { roundCrossingProblems, TASK_FIX } from '../flow/round-crossing-checks.js';
 import { secretFields, secretFieldsMessage } from '../flow/secret-fields.js';
@@ -19,11 +20,6 @@ import { findUnserializable } from '../flow/serializable-context.js';
 const INPUT_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 /** The engine can only turn these into inputRequests; anything else would fail at request time. */
 const QUESTION_KINDS = new Set<unknown>(['form', 'url', 'sampling', 'roots']);
-
-function eachStateNode(node: AnyStateNode, visit: (node: AnyStateNode) => void) {
-  visit(node);
-  for (const child of Object.values(node.states)) eachStateNode(child, visit);
-}
 
 export interface MachineCheckOptions {
   /**

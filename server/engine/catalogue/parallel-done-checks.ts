@@ -7,11 +7,7 @@
  * regions all final is the machine's own end).
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-
-function eachNode(node: AnyStateNode, visit: (node: AnyStateNode) => void): void {
-  visit(node);
-  for (const child of Object.values(node.states)) eachNode(child, visit);
-}
+import { eachStateNode } from './state-nodes.js';
 
 /** Whether a region can end: it is final, has a final child, or is a parallel state whose regions all can. */
 function canFinish(region: AnyStateNode): boolean {
@@ -23,7 +19,7 @@ function canFinish(region: AnyStateNode): boolean {
 
 export function parallelDoneProblems(label: string, machine: AnyStateMachine): string[] {
   const problems: string[] = [];
-  eachNode(machine.root, (node) => {
+  eachStateNode(machine.root, (node) => {
     if (node.type !== 'parallel' || !node.parent) return;
     // A nested parallel state finishes its parent region instead: the parent's final child decides.
     if (node.parent.type === 'parallel') return;
