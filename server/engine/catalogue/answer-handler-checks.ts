@@ -22,7 +22,7 @@ function distance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-export function closest(word: string, candidates: Iterable<string>): string | undefined {
+function closest(word: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
