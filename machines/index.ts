@@ -9,6 +9,7 @@ import { provisionDatabaseTool } from './examples/provision-database.js';
 import { releaseTool } from './examples/release.js';
 import { shipReleaseTool } from './examples/ship-release.js';
 import type { SecretVault } from './examples/secret-vault.js';
+import { tools as userTools } from './tools/index.js';
 
 export interface ExampleToolOptions {
   /** Where the vault page is reachable by users, e.g. `http://127.0.0.1:3000`. */
@@ -29,6 +30,11 @@ export function exampleTools(options: ExampleToolOptions): ToolDefinition[] {
     // Long work as a task (docs/tasks.md).
     shipReleaseTool,
   ];
+}
+
+/** What `baton serve` serves: the examples, then your tools (machines/tools/index.ts). */
+export function servedTools(options: ExampleToolOptions): ToolDefinition[] {
+  return [...exampleTools(options), ...userTools];
 }
 
 export { createMemoryVault, type SecretVault } from './examples/secret-vault.js';

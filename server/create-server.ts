@@ -19,6 +19,7 @@ import {
   ResourceRegistry,
   stderrLogger,
   ToolRegistry,
+  LiveToolRegistry,
   type FlowEngineOptions,
   type KeyRing,
   type Logger,
@@ -66,6 +67,11 @@ export interface TaskOptions {
 
 export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
   tools: ToolDefinition[];
+  /**
+   * The tool list may change while serving (`baton dev`): `registry` is then a LiveToolRegistry,
+   * `tools.listChanged` is advertised and subscriptions/listen streams each change.
+   */
+  liveTools?: boolean;
   prompts?: PromptDefinition[];
   resources?: Array<ResourceDefinition | ResourceTemplateDefinition>;
   keyRing: KeyRing;
@@ -166,7 +172,7 @@ function startTasks(options: BatonOptions, registry: ToolRegistry, engine: FlowE
 
 export function createServer(options: BatonOptions): BatonServer {
   const logger = options.logger ?? stderrLogger;
-  const registry = new ToolRegistry(options.tools);
+  const registry = options.liveTools ? new LiveToolRegistry(options.tools) : new ToolRegistry(options.tools);
   for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   const docs = options.docs ?? !options.authenticate;
   checkToolEffects(registry.list(), { docs, logger });

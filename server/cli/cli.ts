@@ -20,11 +20,14 @@ Commands:
   serve     Serve the example tools over HTTP (settings: docs/configuration.md)
             --conformance  also serve the conformance-suite fixtures (or BATON_CONFORMANCE=1)
             --workers N    fork N worker processes sharing the port (node:cluster)
+            --tools FILE   serve a project's tools module instead (it exports \`tools\`)
   stdio     Serve the same tools over stdin/stdout (BATON_PRINCIPAL names the user; --conformance)
   keygen    Print a new key entry for BATON_KEYS ("kid:base64key")
   docs      Write docs/tools/*.md from the machines (--check: fail if they differ; --out DIR; --conformance)
   diagram   Print a tool's Mermaid state diagram: baton diagram <tool> (--sequence: its example conversation)
   call      Walk a tool's flow in the terminal: baton call <tool> [--url URL] [--args JSON] [--answers JSON]
+  dev       Serve over HTTP and reload the tools when a file changes, in one process (--tools FILE)
+  new       Write a tool, its test and its registration: baton new <tool> (--project DIR: a new project)
 `;
 
 async function serve(args: string[]): Promise<void> {
@@ -38,6 +41,8 @@ async function serve(args: string[]): Promise<void> {
   }
   const vault = createMemoryVault();
   const catalogue = servedCatalogue(args, { publicUrl: config.publicUrl, vault });
+  if (args.includes('--tools'))
+    catalogue.tools = await (await import('./tools-module.js')).toolsFrom(args, { publicUrl: config.publicUrl, vault });
   const security = securityOptions(config);
   await checkSingleUseGuard(security, stderrLogger);
   const baton = createServer({
@@ -81,6 +86,10 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./docs-command.js')).diagramCommand(rest);
     case 'call':
       return (await import('./call-command.js')).callCommand(rest);
+    case 'dev':
+      return (await import('./dev-command.js')).devCommand(rest);
+    case 'new':
+      return (await import('./new-command.js')).newCommand(rest);
     case undefined:
     case 'help':
     case '--help':

@@ -20,6 +20,7 @@ import {
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
+import { tools as userTools } from '../../machines/tools/index.js';
 
 const REPOSITORY_ROOT = PACKAGE_ROOT;
 
@@ -64,7 +65,7 @@ export async function diagramCommand(args: string[]): Promise<number> {
   const name = args.find((arg) => !arg.startsWith('--'));
   const fixtures = conformanceFixtures();
   const flows = documentedFlows({
-    tools: [...committedDocsContent().tools, ...fixtures.tools],
+    tools: [...committedDocsContent().tools, ...userTools, ...fixtures.tools],
     prompts: fixtures.prompts,
     resources: fixtures.resources,
   });

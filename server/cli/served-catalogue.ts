@@ -1,10 +1,10 @@
 /**
- * What the `baton` command serves, whatever the transport: the example tools, plus the
- * conformance fixtures when asked for. `serve` and `stdio` both take it from here, so the two
+ * What the `baton` command serves, whatever the transport: the example tools and yours
+ * (machines/tools/), plus the conformance fixtures when asked for. `serve` and `stdio` both take it from here, so the two
  * transports cannot drift apart.
  */
 import { conformanceFixtures, type Fixtures } from '../../machines/conformance/index.js';
-import { exampleTools, type ExampleToolOptions } from '../../machines/index.js';
+import { servedTools, type ExampleToolOptions } from '../../machines/index.js';
 
 export function servedCatalogue(
   args: string[],
@@ -16,5 +16,5 @@ export function servedCatalogue(
     args.includes('--conformance') || env.BATON_CONFORMANCE === '1'
       ? conformanceFixtures()
       : { tools: [], prompts: [], resources: [] };
-  return { ...fixtures, tools: [...exampleTools(examples), ...fixtures.tools] };
+  return { ...fixtures, tools: [...servedTools(examples), ...fixtures.tools] };
 }

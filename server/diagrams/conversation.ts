@@ -8,7 +8,7 @@
  * randomness and a throwaway key (this key and these tokens are never accepted by a real server),
  * and random UUIDs that reach the text (a connection id in a URL) replaced in order of appearance.
  */
-import type { AnyStateMachine } from 'xstate';
+import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import {
   docsEffectProblems,
   FlowEngine,
@@ -58,6 +58,12 @@ export interface ConversationOptions {
   answer?: AnswerPolicy;
   maxRounds?: number;
   signal?: AbortSignal;
+  /**
+   * Actors provided over the tool's `exampleActors` (a test's stand-ins). With `allowEffects` the
+   * run may invoke actors that have an effect (a test that means it); the docs never set it.
+   */
+  actors?: Record<string, AnyActorLogic>;
+  allowEffects?: boolean;
 }
 
 /** The tool's own example answers first, then answers derived from each question. */
@@ -75,13 +81,14 @@ function counterBytes(): (length: number) => Uint8Array {
   return (length) => Uint8Array.from({ length }, () => counter++ & 0xff);
 }
 
-function withExampleActors(flow: DocumentedFlow): DocumentedFlow {
+function withExampleActors(flow: DocumentedFlow, options: ConversationOptions): DocumentedFlow {
   if (flow.kind !== 'tool') return flow;
   // The example runs for real: an effect without a stand-in would happen (a deploy from the docs).
-  const problems = docsEffectProblems(flow.definition);
+  const problems = options.allowEffects ? [] : docsEffectProblems(flow.definition);
   if (problems.length > 0) throw new Error(problems.join('\n'));
-  if (!flow.definition.exampleActors) return flow;
-  const machine = (flow.definition.machine as AnyStateMachine).provide({ actors: flow.definition.exampleActors });
+  const actors = { ...flow.definition.exampleActors, ...options.actors };
+  if (Object.keys(actors).length === 0) return flow;
+  const machine = (flow.definition.machine as AnyStateMachine).provide({ actors });
   return { kind: 'tool', definition: { ...flow.definition, machine } };
 }
 
@@ -92,7 +99,7 @@ function leafPaths(value: unknown, prefix = ''): string[] {
 }
 
 export async function runConversation(flow: DocumentedFlow, options: ConversationOptions = {}): Promise<Conversation> {
-  const subject = withExampleActors(flow);
+  const subject = withExampleActors(flow, options);
   const keyRing = new KeyRing([{ id: DOCS_KEY_ID, secret: new Uint8Array(32) }]);
   const engine = new FlowEngine({
     keyRing,

@@ -10,6 +10,8 @@ import { code, type Block, type DocPage, type Inline } from './doc-page.js';
 import { flowName, flowSlug, flowTitle, type DocumentedFlow } from './documented-flow.js';
 import { keyPath, machineGraph, type GraphEdge, type MachineGraph } from './machine-graph.js';
 import { describeSchemaType } from './question-summary.js';
+import { answersFirst } from '../testing/run-flow.js';
+import { planPaths } from '../testing/path-plan.js';
 import { summarizeResponse } from './result-summary.js';
 import { toSequenceDiagram } from './sequence-diagram.js';
 import { StateDiagramWriter } from './state-diagram.js';
@@ -221,11 +223,12 @@ async function declineBlocks(flow: DocumentedFlow, happy: Conversation): Promise
   if (declinable.length === 0) {
     return [heading, { type: 'paragraph', content: ['This example asks nothing the user could decline.'] }];
   }
-  const happyAnswer = defaultAnswers(flow);
+  // The test kit's paths (baton/testing): the one that ends with this answer, found in the graph.
+  const plan = flow.kind === 'tool' ? planPaths(flow.definition) : [];
   const ending = async (key: string, action: 'decline' | 'cancel') => {
+    const path = plan.find((p) => p.title.endsWith(`${key}: ${action}`) && p.answers[key]?.length === 1);
     const run = await runConversation(flow, {
-      answer: (k, request, occurrence) =>
-        k === key && occurrence === 0 ? { action } : happyAnswer(k, request, occurrence),
+      answer: answersFirst(path?.answers ?? { [key]: [{ action }] }, defaultAnswers(flow)),
     });
     const last = run.rounds[run.rounds.length - 1]!;
     return `${summarizeResponse(last.response)} (round ${run.rounds.length})`;

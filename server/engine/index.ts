@@ -21,6 +21,7 @@ export {
 export { defineTool, type ToolDefinition, type ToolSpec, type ToolAnnotations } from './authoring/tool-definition.js';
 export type { FlowDefinition, FlowOptions } from './authoring/flow-definition.js';
 export { ToolRegistry } from './catalogue/tool-registry.js';
+export { LiveToolRegistry, toolListChanges, type ToolListChanges } from './catalogue/live-tool-registry.js';
 export {
   FlowEngine,
   DEFAULT_MAX_ROUNDS,

@@ -4,6 +4,7 @@
  */
 import {
   TASKS_EXTENSION,
+  toolListChanges,
   type FlowEngine,
   type Logger,
   type PromptRegistry,
@@ -42,8 +43,10 @@ export interface McpServiceOptions {
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
   const { tools, prompts, resources, engine } = options;
-  // Lists are fixed for the life of a process, so no listChanged or subscribe is advertised.
-  const capabilities: Record<string, unknown> = { tools: {} };
+  // Lists are fixed for the life of a process (no listChanged or subscribe advertised), except
+  // live tools (`baton dev`), whose changes subscriptions/listen streams.
+  const toolChanges = toolListChanges(tools);
+  const capabilities: Record<string, unknown> = { tools: toolChanges ? { listChanged: true } : {} };
   if (prompts.size > 0) capabilities.prompts = {};
   if (resources.size > 0) capabilities.resources = {};
   if (prompts.size > 0 || resources.templates().length > 0) capabilities.completions = {};
@@ -65,7 +68,7 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
     'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
     'completion/complete': completionMethod(prompts, resources),
-    'subscriptions/listen': subscriptionsListenMethod(tasks),
+    'subscriptions/listen': subscriptionsListenMethod(tasks, toolChanges),
   };
   if (tasks) {
     methods['tasks/get'] = tasksGetMethod(tasks);

@@ -10,9 +10,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { documentedFlows, flowSlug, machineGraph, pagePath, type DocumentedFlow } from '../../server/diagrams/index.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
+import { CHROMIUM, CHROMIUM_PATH, requireBinaries } from '../helpers/required-binary.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
-const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = '.artifacts/docs-screenshot.png';
 
 interface DrawnDiagram {
@@ -64,19 +64,14 @@ describe('served docs in a real browser', function () {
   const fixtures = conformanceFixtures();
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      // CI installs Chromium (.ci/run); there a missing browser is a failure, never a silent skip.
-      if (process.env.CI) throw new Error(`${CHROMIUM} is missing (apt-get install chromium)`);
-      process.stderr.write(`docs browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)\n`);
-      this.skip();
-    }
+    requireBinaries(this, CHROMIUM);
     server = await startTestServer({
       tools: [...exampleTools({ publicUrl: 'http://127.0.0.1:3000', vault: createMemoryVault() }), ...fixtures.tools],
       prompts: fixtures.prompts,
       resources: fixtures.resources,
     });
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       headless: true,
       // playwright gives each launch a fresh, temporary profile (--user-data-dir) of its own.
       args: [

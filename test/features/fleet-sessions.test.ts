@@ -14,6 +14,7 @@ import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { initializeSession, type LegacySessionClient } from '../helpers/legacy-http.js';
 import { startNginx, type RunningNginx } from '../helpers/nginx.js';
+import { NGINX, requireBinaries } from '../helpers/required-binary.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 
 const SESSIONS = 12;
@@ -45,7 +46,8 @@ describe('fleet: 2025-11-25 sessions behind nginx, routed by Mcp-Session-Id', fu
   let journalDir = '';
   let journal = '';
 
-  before(async () => {
+  before(async function () {
+    requireBinaries(this, NGINX);
     journalDir = mkdtempSync(join(tmpdir(), 'baton-sessions-'));
     journal = join(journalDir, 'deployments.log');
     const keys = generateKeyEntry('sessions');

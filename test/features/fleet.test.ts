@@ -26,7 +26,8 @@ import { generateKeyEntry } from '../../server/engine/index.js';
 import { FleetClient, type FlowRecord } from '../helpers/fleet-client.js';
 import { requestMeta, standardHeaders } from '../helpers/mcp-http.js';
 import { startNginx, type RunningNginx } from '../helpers/nginx.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { NGINX, REDIS, requireBinaries } from '../helpers/required-binary.js';
+import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 
 const FLOWS_PER_RUN = 300;
@@ -214,7 +215,8 @@ describe('fleet: three Baton instances behind nginx, round robin', function () {
   let instances: BatonInstance[] = [];
   let nginx: RunningNginx | undefined;
 
-  before(async () => {
+  before(async function () {
+    requireBinaries(this, NGINX);
     const keys = generateKeyEntry('fleet');
     // The conformance fixtures give a tool that streams progress (test_tool_with_progress).
     instances = await Promise.all([1, 2, 3].map(() => fleet.start({ keys, env: { BATON_CONFORMANCE: '1' } })));
@@ -317,11 +319,7 @@ describe('fleet: three Baton instances behind nginx sharing one Redis guard', fu
   let journal = '';
 
   before(async function () {
-    if (!redisAvailable()) {
-      // CI installs redis-server; a developer machine without it skips rather than fails.
-      if (process.env.CI) throw new Error('redis-server is not installed');
-      this.skip();
-    }
+    requireBinaries(this, REDIS, NGINX);
     redis = await startRedis();
     journalDir = mkdtempSync(join(tmpdir(), 'baton-fleet-'));
     journal = join(journalDir, 'deployments.log');

@@ -7,7 +7,8 @@ import { checkSingleUseGuard } from '../../server/cli/security-options.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { callToolFrom } from '../helpers/from-address.js';
 import { callTool } from '../helpers/mcp-http.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { REDIS, requireBinaries } from '../helpers/required-binary.js';
+import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { freePort } from '../helpers/spawn-baton.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
@@ -110,10 +111,7 @@ describe('single-use guard on Redis that loses its data', function () {
   let guard: RedisReplayGuard | undefined;
 
   before(function () {
-    if (!redisAvailable()) {
-      if (process.env.CI) throw new Error('redis-server is required in CI (.ci/run installs it)');
-      this.skip();
-    }
+    requireBinaries(this, REDIS);
   });
   afterEach(async () => {
     await server?.close();

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { FlowEngine, EngineError, RedisReplayGuard } from '../../server/engine/index.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { callTool } from '../helpers/mcp-http.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { REDIS, requireBinaries } from '../helpers/required-binary.js';
+import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const args = { service: 'billing', version: '2.4.0' };
@@ -123,10 +124,7 @@ describe('single-use states', () => {
     const { tool, counter } = countingRelease(60);
 
     before(async function () {
-      if (!redisAvailable()) {
-        if (process.env.CI) throw new Error('redis-server is required in CI (.ci/run installs it)');
-        this.skip();
-      }
+      requireBinaries(this, REDIS);
       redis = await startRedis();
       const keyRing = testKeyRing('shared');
       guards = [new RedisReplayGuard({ url: redis.url }), new RedisReplayGuard({ url: redis.url })];

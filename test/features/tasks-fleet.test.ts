@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { REDIS, requireBinaries } from '../helpers/required-binary.js';
+import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 import { getTask, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 
@@ -24,10 +25,7 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
   let dir: string;
 
   before(function () {
-    if (!redisAvailable()) {
-      if (process.env.CI) throw new Error('redis-server is required in CI (.ci/run installs it)');
-      this.skip();
-    }
+    requireBinaries(this, REDIS);
     dir = mkdtempSync(join(tmpdir(), 'baton-tasks-fleet-'));
   });
   after(async () => {

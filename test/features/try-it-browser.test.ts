@@ -15,9 +15,9 @@ import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter } from '../../machines/index.js';
 import { pageVisitor, staticBearerTokens } from '../../server/http/index.js';
 import { numberTask } from '../helpers/number-task.js';
+import { CHROMIUM, CHROMIUM_PATH, requireBinaries } from '../helpers/required-binary.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
-const CHROMIUM = process.env.BATON_CHROMIUM ?? '/usr/bin/chromium';
 const MID_FLOW_SCREENSHOT = '.artifacts/try-it-release.png';
 const README_SCREENSHOT = 'docs/images/try-it.png';
 const TASK_POLL_MS = 250;
@@ -85,11 +85,7 @@ describe('Try it panel in a real browser', function () {
   const problems: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI) throw new Error(`${CHROMIUM} is missing (apt-get install chromium)`);
-      process.stderr.write(`Try it browser test skipped: ${CHROMIUM} is missing (apt-get install chromium)\n`);
-      this.skip();
-    }
+    requireBinaries(this, CHROMIUM);
     const fixtures = conformanceFixtures();
     // The example tools read the vault page's address at each flow start, once the port is known.
     const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
@@ -103,7 +99,7 @@ describe('Try it panel in a real browser', function () {
     });
     examples.publicUrl = server.origin;
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       headless: true,
       args: ['--no-sandbox', '--headless', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     });

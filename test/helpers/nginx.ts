@@ -31,8 +31,11 @@ export interface RunningNginx {
   stop(): Promise<void>;
 }
 
-/** Where nginx is: on PATH, or Debian's /usr/sbin (not on every user's PATH). */
+/** Where nginx is: BATON_NGINX, on PATH, or Debian's /usr/sbin (not on every user's PATH). */
 export function nginxBinary(): string | undefined {
+  // BATON_NGINX names the binary (empty: none), e.g. to test a machine without nginx.
+  const named = process.env.BATON_NGINX;
+  if (named !== undefined) return named && existsSync(named) ? named : undefined;
   const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
   return existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : undefined;

@@ -17,3 +17,27 @@ export function splitSseEvents(buffer: string): { messages: any[]; rest: string 
   }
   return { messages, rest };
 }
+
+/** Reads SSE messages off a response until `count` have arrived. */
+export async function readSseMessages(
+  response: Response,
+  count: number,
+  onEach?: (message: any) => void,
+): Promise<any[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const messages: any[] = [];
+  let buffer = '';
+  while (messages.length < count) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const split = splitSseEvents(buffer + decoder.decode(value, { stream: true }));
+    buffer = split.rest;
+    for (const message of split.messages) {
+      messages.push(message);
+      onEach?.(message);
+    }
+  }
+  reader.releaseLock();
+  return messages;
+}

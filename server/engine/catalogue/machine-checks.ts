@@ -7,20 +7,19 @@
 import { getInitialSnapshot, type AnyStateMachine, type AnyStateNode } from 'xstate';
 import { DEFAULT_TIME_BUDGET_MS } from '../flow/flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
+import { answerHandlerProblems } from './answer-handler-checks.js';
+import { parallelDoneProblems } from './parallel-done-checks.js';
+import { eachStateNode } from './state-nodes.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from '../authoring/input-states.js';
 import { roundCrossingProblems, TASK_FIX } from '../flow/round-crossing-checks.js';
 import { secretFields, secretFieldsMessage } from '../flow/secret-fields.js';
+import { formSchemaProblem } from '../flow/form-schema-check.js';
 import { findUnserializable } from '../flow/serializable-context.js';
 
 /** Keys become part of event names (`answer.<key>.accept`), so they avoid dots. */
 const INPUT_KEY = /^[A-Za-z0-9_-]{1,64}$/;
 /** The engine can only turn these into inputRequests; anything else would fail at request time. */
 const QUESTION_KINDS = new Set<unknown>(['form', 'url', 'sampling', 'roots']);
-
-function eachStateNode(node: AnyStateNode, visit: (node: AnyStateNode) => void) {
-  visit(node);
-  for (const child of Object.values(node.states)) eachStateNode(child, visit);
-}
 
 export interface MachineCheckOptions {
   /**
@@ -66,8 +65,8 @@ function questionProblems(
   if (question.kind === 'form') {
     const schema = question.schema;
     if (!schema) problems.push(`${where}: a form question needs a schema.`);
-    else if (typeof schema === 'object' && (schema.type !== 'object' || typeof schema.properties !== 'object')) {
-      problems.push(`${where}: a form schema must be { type: "object", properties: {…} } (spec, elicitation).`);
+    else if (typeof schema === 'object' && formSchemaProblem(schema)) {
+      problems.push(`${where}: ${formSchemaProblem(schema)}`);
     } else if (typeof schema === 'object') {
       const secrets = secretFields(schema, question.notSecret);
       if (secrets.length > 0) problems.push(secretFieldsMessage(where, secrets));
@@ -127,6 +126,8 @@ export function machineProblems(
     }),
   );
   problems.push(...missingImplementations(label, machine));
+  problems.push(...answerHandlerProblems(label, machine));
+  problems.push(...parallelDoneProblems(label, machine));
   try {
     const initial = getInitialSnapshot(machine, exampleInput ?? {});
     // XState reports a throwing context factory as an error snapshot, not as an exception.

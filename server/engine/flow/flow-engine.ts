@@ -29,7 +29,7 @@ import {
 import { persistAtQuestion } from './pause-check.js';
 import { principalDigest, sealPageReference } from '../state/page-reference.js';
 import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
-import { secretFields, secretFieldsMessage } from './secret-fields.js';
+import { askedQuestionProblem } from './form-schema-check.js';
 import { settle, type Settled } from './settle.js';
 import { pendingTimers, type TaskTimer } from '../tasks/scheduled-timers.js';
 import { taskHandover, withParkedActors } from '../tasks/task-handover.js';
@@ -368,10 +368,10 @@ export class FlowEngine {
     for (const { question, stateId } of pendingQuestions(snapshot)) {
       const request = toInputRequest(question, snapshot.context, retryReasons[question.key], mint);
       // A static schema was checked at start-up; one computed from context is checked as it is asked.
-      const secrets = question.kind === 'form' ? secretFields(request.params?.requestedSchema, question.notSecret) : [];
-      if (secrets.length > 0) {
-        this.#logger.error('form_asks_for_secret', { target: binding.target, state: stateId, fields: secrets });
-        return { kind: 'failed', message: secretFieldsMessage(`${call.flow.name}, state "${stateId}"`, secrets) };
+      const problem = askedQuestionProblem(question, request, `${call.flow.name}, state "${stateId}"`);
+      if (problem) {
+        this.#logger.error('bad_computed_question', { target: binding.target, state: stateId, problem });
+        return { kind: 'failed', message: problem };
       }
       if (!clientSupports(question, request, call.clientCapabilities)) {
         missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));

@@ -17,6 +17,7 @@ import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } 
 import { persistAtQuestion } from '../flow/pause-check.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
 import { toolError, toToolResult } from '../flow/tool-result.js';
+import { askedQuestionProblem } from '../flow/form-schema-check.js';
 import { pendingTimers, rearmTimers, type TaskTimer } from './scheduled-timers.js';
 import { registerRunScope } from '../authoring/task-authoring.js';
 import type { TaskQueue } from './task-queue.js';
@@ -261,6 +262,10 @@ export class TaskRunner {
     const askCounts = { ...record.askCounts };
     if (settled.kind === 'waiting') {
       const questions = this.#questions(record, settled.snapshot, retryReasons, askCounts);
+      if ('problem' in questions) {
+        this.#logger.error('bad_computed_question', { taskId: record.taskId, problem: questions.problem });
+        return this.#finish(record.taskId, { status: 'completed', result: { ...toolError(questions.problem) } });
+      }
       if ('missing' in questions) {
         return this.#finish(record.taskId, {
           status: 'failed',
@@ -298,15 +303,18 @@ export class TaskRunner {
     snapshot: AnyMachineSnapshot,
     retryReasons: Record<string, string>,
     askCounts: Record<string, number>,
-  ): { asked: Record<string, AskedQuestion> } | { missing: ClientCapabilities } {
+  ): { asked: Record<string, AskedQuestion> } | { missing: ClientCapabilities } | { problem: string } {
     const asked: Record<string, AskedQuestion> = {};
     let missing: ClientCapabilities | undefined;
     const unanswered = new Map<string, string>();
     for (const [wireKey, q] of Object.entries(record.asked)) {
       if (!Object.hasOwn(record.answers, wireKey)) unanswered.set(q.questionKey, wireKey);
     }
-    for (const { question } of pendingQuestions(snapshot)) {
+    for (const { question, stateId } of pendingQuestions(snapshot)) {
       const request: InputRequest = toInputRequest(question, snapshot.context, retryReasons[question.key]);
+      // A schema computed from context is checked as it is asked (form-schema-check.ts).
+      const problem = askedQuestionProblem(question, request, `${record.tool}, state "${stateId}"`);
+      if (problem) return { problem };
       if (!clientSupports(question, request, record.clientCapabilities)) {
         missing = { ...(missing ?? {}), ...requiredCapability(question, request) };
         continue;

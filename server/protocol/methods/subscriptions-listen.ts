@@ -1,14 +1,16 @@
 /**
- * `subscriptions/listen` (spec, basic/patterns/subscriptions). Baton's tools, prompts and
- * resources are fixed for the life of a deployment (no listChanged or subscribe capability is
- * advertised; a deploy that changes them reaches clients through the lists' ttlMs), so no list
- * notification can be honoured. Tasks can: with the tasks extension, `notifications.taskIds`
+ * `subscriptions/listen` (spec, basic/patterns/subscriptions). Baton's prompts and resources are
+ * fixed for the life of a deployment, and so are its tools unless they are live (`baton dev`
+ * reloading them): a deploy that changes them reaches clients through the lists' ttlMs. With live
+ * tools, `tools.listChanged` is advertised and `toolsListChanged` is honoured: each accepted
+ * change sends `notifications/tools/list_changed`, and the stream stays open until the client
+ * goes away. Without them no list notification can be honoured. Tasks can: with the tasks extension, `notifications.taskIds`
  * follows the caller's tasks, and each change sends `notifications/tasks` with the detailed task
  * (tasks.md, "Task Status Notifications"). The acknowledgment comes first, naming the agreed
  * subset; the stream then ends gracefully once nothing more can come (every followed task is
  * terminal, or nothing was agreed), so a client never holds a connection open for nothing.
  */
-import { declaresTasks, isRecord, type TaskManager } from '../../engine/index.js';
+import { declaresTasks, isRecord, type TaskManager, type ToolListChanges } from '../../engine/index.js';
 import { CANCELLED, type MethodContext, type MethodResult, type MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
 import { META } from '../request-meta.js';
@@ -39,27 +41,43 @@ function checkFilter(filter: unknown): void {
   }
 }
 
-export function subscriptionsListenMethod(tasks?: TaskManager): MethodSpec {
+export function subscriptionsListenMethod(tasks?: TaskManager, toolChanges?: ToolListChanges): MethodSpec {
   return {
     async handle(context) {
       const { id, params, notify } = context;
       checkFilter(params.notifications);
       const subscription = { [META.subscriptionId]: id };
-      const taskIds = (params.notifications as { taskIds?: string[] } | undefined)?.taskIds;
-      if (taskIds !== undefined) {
-        // tasks.md: MUST refuse task notifications to a client that did not declare the extension.
-        if (!tasks || !declaresTasks(context.meta.clientCapabilities)) {
-          throw tasksRequired('task notifications are part of the tasks extension');
+      const filter = (params.notifications ?? {}) as { taskIds?: string[]; toolsListChanged?: boolean };
+      const tools = filter.toolsListChanged === true ? toolChanges : undefined;
+      // Registered before the acknowledgment, so a change right after it is not missed.
+      const stopTools = tools?.onChange(() =>
+        notify({ method: 'notifications/tools/list_changed', params: { _meta: subscription } }),
+      );
+      try {
+        if (filter.taskIds !== undefined) {
+          // tasks.md: MUST refuse task notifications to a client that did not declare the extension.
+          if (!tasks || !declaresTasks(context.meta.clientCapabilities)) {
+            throw tasksRequired('task notifications are part of the tasks extension');
+          }
+          return await followTasks(context, tasks, filter.taskIds, subscription, tools !== undefined);
         }
-        return followTasks(context, tasks, taskIds, subscription);
+        notify({
+          method: 'notifications/subscriptions/acknowledged',
+          params: { _meta: subscription, notifications: tools ? { toolsListChanged: true } : {} },
+        });
+        if (!tools) return { _meta: subscription };
+        await untilAborted(context.signal);
+        return CANCELLED;
+      } finally {
+        stopTools?.();
       }
-      notify({
-        method: 'notifications/subscriptions/acknowledged',
-        params: { _meta: subscription, notifications: {} },
-      });
-      return { _meta: subscription };
     },
   };
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /** Streams `notifications/tasks` for the caller's tasks among `taskIds` until nothing more can change. */
@@ -68,6 +86,7 @@ async function followTasks(
   tasks: TaskManager,
   taskIds: string[],
   subscription: Record<string, unknown>,
+  toolsListChanged: boolean,
 ): Promise<MethodResult | typeof CANCELLED> {
   const { notify, signal, principal } = context;
   const open = new Set<string>();
@@ -84,17 +103,19 @@ async function followTasks(
     for (const taskId of followed) open.add(taskId);
     notify({
       method: 'notifications/subscriptions/acknowledged',
-      params: { _meta: subscription, notifications: { taskIds: followed } },
+      params: {
+        _meta: subscription,
+        notifications: { taskIds: followed, ...(toolsListChanged ? { toolsListChanged: true } : {}) },
+      },
     });
     // The current state first: a change between the client's last poll and now is not missed.
     for (const taskId of followed) {
       const task = await tasks.get(taskId, principal.id);
       if (task) send(task, ['completed', 'failed', 'cancelled'].includes(task.status as string));
     }
-    if (open.size > 0) {
-      const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-      await Promise.race([done, aborted]);
-    }
+    // Tool list changes have no end: listening for them keeps the stream open until the client leaves.
+    if (toolsListChanged) await untilAborted(signal);
+    else if (open.size > 0) await Promise.race([done, untilAborted(signal)]);
     return signal.aborted ? CANCELLED : { _meta: subscription };
   } finally {
     stop();

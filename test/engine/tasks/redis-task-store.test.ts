@@ -6,7 +6,8 @@ import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { KeyRing, RedisTaskStore, type TaskRecord } from '../../../server/engine/index.js';
-import { redisAvailable, startRedis, type RunningRedis } from '../../helpers/redis-server.js';
+import { REDIS, requireBinaries } from '../../helpers/required-binary.js';
+import { startRedis, type RunningRedis } from '../../helpers/redis-server.js';
 
 function record(taskId: string, now = Date.now()): TaskRecord {
   return {
@@ -38,10 +39,7 @@ describe('RedisTaskStore', () => {
   const keyRing = new KeyRing([{ id: 'k1', secret: new Uint8Array(randomBytes(32)) }]);
 
   before(async function () {
-    if (!redisAvailable()) {
-      if (process.env.CI) throw new Error('redis-server is required in CI (.ci/run installs it)');
-      this.skip();
-    }
+    requireBinaries(this, REDIS);
     redis = await startRedis();
     store = new RedisTaskStore({ url: redis.url, keyRing });
     raw = new Redis(redis.url);

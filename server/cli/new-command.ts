@@ -1,0 +1,155 @@
+/**
+ * `baton new <tool>`: writes a tool's machine, its test and its registration, ready to run
+ * (`npm test` walks every path of it; `baton dev` serves it). In this repository the tool goes
+ * to machines/tools/ (apart from the examples) and its test to test/machines/tools/. With
+ * `--project <dir>` it starts a fresh project that depends on the package; with `--tools <file>`
+ * it adds a tool to an existing project's tools module. It never overwrites a file.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { ConfigurationError } from '../engine/index.js';
+import { PACKAGE_ROOT } from '../package-root.js';
+import {
+  camelName,
+  projectFiles,
+  projectToolsIndex,
+  registration,
+  REGISTRATION_MARKER,
+  testSource,
+  toolSource,
+  type ScaffoldImports,
+} from './scaffold-templates.js';
+
+const TOOL_FILE_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  if (at < 0) return undefined;
+  const value = args[at + 1];
+  if (!value || value.startsWith('--')) throw new ConfigurationError(`${name} needs a value.`);
+  return value;
+}
+
+function positional(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    if (args[i]!.startsWith('--')) i++;
+    else return args[i];
+  }
+  return undefined;
+}
+
+/** A relative module specifier from `fromDir` to `file` (without extension), as imports write it. */
+function specifier(fromDir: string, file: string): string {
+  const path = relative(fromDir, file).split(sep).join('/');
+  return path.startsWith('.') ? path : `./${path}`;
+}
+
+function writeNew(files: Record<string, string>): string[] {
+  for (const path of Object.keys(files)) {
+    if (existsSync(path)) throw new ConfigurationError(`${path} exists already; baton new never overwrites a file.`);
+  }
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+  return Object.keys(files);
+}
+
+/** Adds the tool's import and its entry above the marker line of a tools module. */
+export function register(indexPath: string, name: string, from: string): void {
+  const text = readFileSync(indexPath, 'utf8');
+  const { importLine, entry } = registration(name, from);
+  const lines = text.split('\n');
+  const marker = lines.findIndex((line) => line.trim() === REGISTRATION_MARKER);
+  if (marker < 0) {
+    throw new ConfigurationError(
+      `${indexPath} has no "${REGISTRATION_MARKER}" line: add \`${importLine}\` and \`${entry}\` to its list yourself.`,
+    );
+  }
+  if (text.includes(importLine)) throw new ConfigurationError(`${indexPath} lists ${camelName(name)}Tool already.`);
+  const indent = /^\s*/.exec(lines[marker]!)![0];
+  lines.splice(marker, 0, `${indent}${entry}`);
+  const lastImport = lines.reduce((last, line, i) => (/^import\b/.test(line) ? i : last), -1);
+  lines.splice(lastImport + 1, 0, importLine);
+  writeFileSync(indexPath, lines.join('\n'));
+}
+
+function newProject(dir: string, name: string): string[] {
+  if (existsSync(dir) && readdirSync(dir).length > 0) {
+    throw new ConfigurationError(`${dir} is not empty; give baton new --project a new folder.`);
+  }
+  const project = basename(resolve(dir))
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-');
+  const imports: ScaffoldImports = { authoring: 'baton', testing: 'baton/testing', tool: `../tools/${name}` };
+  const files = Object.fromEntries(
+    Object.entries(projectFiles(project)).map(([path, text]) => [join(dir, path), text]),
+  );
+  return writeNew({
+    ...files,
+    [join(dir, 'tools', `${name}.ts`)]: toolSource(name, imports),
+    [join(dir, 'tools', 'index.ts')]: projectToolsIndex(name),
+    [join(dir, 'test', `${name}.test.ts`)]: testSource(name, imports),
+  });
+}
+
+/** A tool next to an existing project's tools module, its test under the project's test/. */
+function newProjectTool(indexPath: string, name: string): string[] {
+  let root = dirname(indexPath);
+  while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
+  const toolPath = join(dirname(indexPath), `${name}.ts`);
+  const testPath = join(root, 'test', `${name}.test.ts`);
+  const imports = {
+    authoring: 'baton',
+    testing: 'baton/testing',
+    tool: specifier(dirname(testPath), toolPath.slice(0, -3)),
+  };
+  const written = writeNew({ [toolPath]: toolSource(name, imports), [testPath]: testSource(name, imports) });
+  register(indexPath, name, `./${name}`);
+  return [...written, indexPath];
+}
+
+/** A tool in this repository (or a copy of its layout under `root`), importing the sources. */
+function newRepositoryTool(root: string, name: string): string[] {
+  const toolDir = join(root, 'machines', 'tools');
+  const indexPath = join(toolDir, 'index.ts');
+  if (!existsSync(indexPath))
+    throw new ConfigurationError(`${indexPath} is missing: run baton new in a Baton checkout, or use --project.`);
+  const toolPath = join(toolDir, `${name}.ts`);
+  const testPath = join(root, 'test', 'machines', 'tools', `${name}.test.ts`);
+  const written = writeNew({
+    [toolPath]: toolSource(name, {
+      authoring: `${specifier(toolDir, join(PACKAGE_ROOT, 'server', 'engine', 'index'))}.js`,
+      testing: '',
+      tool: '',
+    }),
+    [testPath]: testSource(name, {
+      authoring: '',
+      testing: `${specifier(dirname(testPath), join(PACKAGE_ROOT, 'server', 'testing', 'index'))}.js`,
+      tool: specifier(dirname(testPath), toolPath.slice(0, -3)),
+    }),
+  });
+  register(indexPath, name, `./${name}`);
+  return [...written, indexPath];
+}
+
+export async function newCommand(args: string[]): Promise<number> {
+  const project = option(args, '--project');
+  const toolsModule = option(args, '--tools');
+  const name = positional(args) ?? (project ? 'hello' : undefined);
+  if (!name) throw new ConfigurationError('Usage: baton new <tool> [--project DIR | --tools FILE]');
+  if (!TOOL_FILE_NAME.test(name)) {
+    throw new ConfigurationError(
+      `"${name}": a new tool's name is lower-case words joined by dashes (expense-approval).`,
+    );
+  }
+  const written = project
+    ? newProject(project, name)
+    : toolsModule
+      ? newProjectTool(resolve(toolsModule), name)
+      : newRepositoryTool(resolve(option(args, '--root') ?? PACKAGE_ROOT), name);
+  for (const path of written) process.stdout.write(`wrote ${relative(process.cwd(), path) || path}\n`);
+  const next = project ? `cd ${project} && npm install && npm test && npm run dev` : 'npm test, then npx baton dev';
+  process.stdout.write(`Next: ${next}\n`);
+  return 0;
+}

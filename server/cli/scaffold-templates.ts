@@ -1,0 +1,145 @@
+/**
+ * The files `baton new` writes: a tool (one question, accept and decline, a result), its test
+ * (every path of the machine, plus one run with a named answer), and for `--project` the few
+ * files a fresh project needs. `imports` says where the authoring API and the test kit come from:
+ * relative paths inside this repository, the package's entry points in a project.
+ */
+import { BATON_VERSION } from '../version.js';
+
+export interface ScaffoldImports {
+  authoring: string;
+  testing: string;
+  /** From the test file to the tool's file, without the extension. */
+  tool: string;
+}
+
+export function camelName(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+export function toolSource(name: string, imports: ScaffoldImports): string {
+  const camel = camelName(name);
+  return `/**
+ * ${name}: asks for a name, then greets. Replace the question and the states with your flow;
+ * \`npx baton diagram ${name}\` draws it, and its test walks every path.
+ */
+import { assign, setup } from 'xstate';
+import { askForm, defineTool, formContent, type AnswerEvent } from '${imports.authoring}';
+
+interface ${pascal(camel)}Context {
+  name: string | null;
+}
+
+const machine = setup({
+  types: {} as { context: ${pascal(camel)}Context; input: Record<string, never>; events: AnswerEvent },
+}).createMachine({
+  id: '${camel}',
+  initial: 'askName',
+  context: { name: null },
+  output: ({ event }) => event.output, // the tool result is the final state's output
+  states: {
+    askName: askForm<${pascal(camel)}Context>({
+      key: 'name',
+      message: 'What is your name?',
+      schema: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
+      onAccept: { target: 'done', actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }) },
+      onDecline: 'declined', // decline and cancel are ordinary transitions
+    }),
+    done: { type: 'final', output: ({ context }) => \`Hello, \${context.name}!\` },
+    declined: { type: 'final', output: 'Maybe next time.' },
+  },
+});
+
+export const ${camel}Tool = defineTool({
+  name: '${name}',
+  description: 'Greets the user by name. (Say what ${name} does: clients and models read this.)',
+  inputSchema: { type: 'object', additionalProperties: false },
+  machine,
+});
+`;
+}
+
+function pascal(camel: string): string {
+  return camel.charAt(0).toUpperCase() + camel.slice(1);
+}
+
+export function testSource(name: string, imports: ScaffoldImports): string {
+  const camel = camelName(name);
+  return `import assert from 'node:assert/strict';
+import { accept, describePaths, runFlow } from '${imports.testing}';
+import { ${camel}Tool } from '${imports.tool}.js';
+
+// One test per path of the machine: each question accepted, declined and cancelled.
+describePaths(${camel}Tool);
+
+describe('${name}', () => {
+  it('greets the user by the name they give', async () => {
+    const run = await runFlow(${camel}Tool, {}, { name: accept({ name: 'Ada' }) });
+    assert.equal(run.outcome, 'complete');
+    assert.deepEqual(run.result?.content, [{ type: 'text', text: 'Hello, Ada!' }]);
+  });
+});
+`;
+}
+
+/** The import line and list entry that register a tool in a tools module. */
+export function registration(name: string, from: string): { importLine: string; entry: string } {
+  const camel = camelName(name);
+  return { importLine: `import { ${camel}Tool } from '${from}.js';`, entry: `${camel}Tool,` };
+}
+
+export const REGISTRATION_MARKER = '// baton new: registrations go above this line';
+
+export function projectToolsIndex(name: string): string {
+  const { importLine, entry } = registration(name, `./${name}`);
+  return `/** What this project serves: \`baton new <tool>\` adds each tool here. */
+import type { ToolDefinition } from 'baton';
+${importLine}
+
+export const tools: ToolDefinition[] = [
+  ${entry}
+  ${REGISTRATION_MARKER}
+];
+`;
+}
+
+export function projectFiles(project: string): Record<string, string> {
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  return {
+    'package.json': json({
+      name: project,
+      version: '0.1.0',
+      private: true,
+      type: 'module',
+      scripts: {
+        dev: 'baton dev --tools tools/index.ts',
+        start: 'baton serve --tools tools/index.ts',
+        test: 'tsc --noEmit && mocha',
+        new: 'baton new --tools tools/index.ts',
+      },
+      dependencies: { baton: `^${BATON_VERSION}`, xstate: '^5.33.3' },
+      devDependencies: {
+        '@types/mocha': '^10.0.10',
+        '@types/node': '^20.19.43',
+        mocha: '^12.0.3',
+        tsx: '^4.23.15',
+        typescript: '^5.9.3',
+      },
+    }),
+    'tsconfig.json': json({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: true,
+        noEmit: true,
+        types: ['node', 'mocha'],
+      },
+      include: ['tools', 'test'],
+    }),
+    '.mocharc.json': json({ 'node-option': ['import=tsx'], extension: ['ts'], spec: ['test/**/*.test.ts'] }),
+    '.gitignore': 'node_modules/\n',
+    'README.md': `# ${project}\n\nMCP tools served by [Baton](https://www.npmjs.com/package/baton), each an XState machine under tools/.\n\n\`\`\`sh\nnpm install\nnpm run dev                 # serve on http://127.0.0.1:3000/mcp, reloading tools as you edit them\nnpm test                    # every path of every tool, through real rounds\nnpx baton new <tool> --tools tools/index.ts   # another tool, its test and its registration\n\`\`\`\n`,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The shape a form question's schema must have (spec, client/elicitation "Requested Schema"): a
+ * flat object schema whose properties are each a schema object. A static schema is checked at
+ * start-up (catalogue/machine-checks.ts); one computed from context is checked each time it is
+ * asked, so a bad one fails the call naming the state instead of being re-asked until the round
+ * limit (the client's answer could never validate against it).
+ */
+import type { Question } from '../authoring/input-states.js';
+import type { InputRequest } from '../mcp-shapes.js';
+import { isRecord } from '../plain-objects.js';
+import { secretFields, secretFieldsMessage } from './secret-fields.js';
+
+/** What is wrong with a form schema, or undefined. */
+export function formSchemaProblem(schema: unknown): string | undefined {
+  if (!isRecord(schema) || schema.type !== 'object' || !isRecord(schema.properties)) {
+    return 'a form schema must be { type: "object", properties: {…} } (spec, elicitation).';
+  }
+  const bad = Object.entries(schema.properties).filter(([, property]) => !isRecord(property));
+  if (bad.length > 0)
+    return `each property of a form schema must be a schema object (not ${bad.map(([n]) => `"${n}"`).join(', ')}).`;
+  return undefined;
+}
+
+/** Checks the request a question became, as it is asked; `where` names the tool and state. */
+export function askedQuestionProblem(question: Question, request: InputRequest, where: string): string | undefined {
+  if (question.kind !== 'form') return undefined;
+  const schema = request.params?.requestedSchema;
+  const shape = formSchemaProblem(schema);
+  if (shape) return `${where}: the schema computed from context is not a form schema: ${shape}`;
+  const secrets = secretFields(schema, question.notSecret);
+  return secrets.length > 0 ? secretFieldsMessage(where, secrets) : undefined;
+}

@@ -1,0 +1,94 @@
+/**
+ * `baton new`: the tool, its test and its registration it writes run as written. In this
+ * repository's layout (a copy under a temporary root, so the real machines/tools/ is untouched),
+ * and as a fresh project on the package (its `baton` dependency stood in by this checkout).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function baton(args: string[], cwd = ROOT) {
+  return spawnSync(process.execPath, [join(ROOT, 'bin/baton.js'), ...args], { cwd, encoding: 'utf8' });
+}
+
+function mocha(cwd: string, files: string[]) {
+  return spawnSync(process.execPath, [join(ROOT, 'node_modules/mocha/bin/mocha.js'), ...files], {
+    cwd,
+    encoding: 'utf8',
+  });
+}
+
+describe('baton new', function () {
+  this.timeout(60_000);
+
+  describe('in this repository', () => {
+    let root = '';
+    before(() => {
+      root = mkdtempSync(join(ROOT, '.baton-new-test-'));
+      mkdirSync(join(root, 'machines/tools'), { recursive: true });
+      writeFileSync(join(root, 'machines/tools/index.ts'), readFileSync(join(ROOT, 'machines/tools/index.ts')));
+    });
+    after(() => rmSync(root, { recursive: true, force: true }));
+
+    it('writes the machine, its test and its registration, and the test passes', () => {
+      const made = baton(['new', 'expense-approval', '--root', root]);
+      expect(made.status, made.stderr).to.equal(0);
+      const index = readFileSync(join(root, 'machines/tools/index.ts'), 'utf8');
+      expect(index).to.include("import { expenseApprovalTool } from './expense-approval.js';");
+      expect(index).to.match(/^ {2}expenseApprovalTool,$/m);
+      const run = mocha(ROOT, [join(root, 'test/machines/tools/expense-approval.test.ts')]);
+      expect(run.status, run.stdout + run.stderr).to.equal(0);
+      expect(run.stdout).to.include('name: decline');
+      expect(run.stdout).to.include('greets the user by the name they give');
+    });
+
+    it('never overwrites a file and refuses a name that is not lower-case words joined by dashes', () => {
+      expect(baton(['new', 'expense-approval', '--root', root]).status).to.equal(78);
+      expect(baton(['new', 'Expense_Approval', '--root', root]).status).to.equal(78);
+    });
+  });
+
+  describe('--project', () => {
+    let dir = '';
+    before(() => {
+      dir = mkdtempSync(join(tmpdir(), 'baton-new-project-'));
+    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('starts a project that depends on the package, whose test passes', () => {
+      const project = join(dir, 'my-tools');
+      const made = baton(['new', '--project', project, 'expense-approval']);
+      expect(made.status, made.stderr).to.equal(0);
+      const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+      expect(pkg.dependencies.baton).to.be.a('string');
+      expect(pkg.scripts.dev).to.equal('baton dev --tools tools/index.ts');
+      expect(readFileSync(join(project, 'tools/index.ts'), 'utf8')).to.include('expenseApprovalTool,');
+      // node_modules as `npm install` would leave it, with this checkout standing in for `baton`.
+      const modules = join(project, 'node_modules');
+      mkdirSync(modules);
+      for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+        if (!name.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+      }
+      const shim = join(modules, 'baton');
+      mkdirSync(shim);
+      writeFileSync(
+        join(shim, 'package.json'),
+        JSON.stringify({ name: 'baton', type: 'module', exports: { '.': './index.ts', './testing': './testing.ts' } }),
+      );
+      writeFileSync(join(shim, 'index.ts'), `export * from '${join(ROOT, 'server/engine/index.ts')}';\n`);
+      writeFileSync(join(shim, 'testing.ts'), `export * from '${join(ROOT, 'server/testing/index.ts')}';\n`);
+      const run = mocha(project, []);
+      expect(run.status, run.stdout + run.stderr).to.equal(0);
+      expect(run.stdout).to.include('expense-approval: every path of the machine');
+    });
+
+    it('refuses a folder that is not empty', () => {
+      expect(baton(['new', '--project', join(dir, 'my-tools')]).status).to.equal(78);
+    });
+  });
+});

@@ -1,0 +1,4 @@
+import { describePaths } from '../../../server/testing/index.js';
+import { releaseTool } from '../../../machines/examples/release.js';
+
+describePaths(releaseTool);
