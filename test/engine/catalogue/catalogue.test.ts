@@ -32,9 +32,9 @@ describe('Catalogue', () => {
   });
 
   it('backs prompts and resources with the same duplicate check', () => {
-    const prompt = definePrompt({ name: 'p', description: 'A prompt.', machine: respondWith(() => 'hi') });
+    const prompt = definePrompt({ name: 'p', description: 'A prompt.', machine: respondWith('p', () => 'hi') });
     expect(() => new PromptRegistry([prompt, prompt])).to.throw(ConfigurationError, /prompt "p": defined twice/);
-    const resource = { kind: 'resource' as const, uri: 'test://a', name: 'a', machine: respondWith(() => 'a') };
+    const resource = { kind: 'resource' as const, uri: 'test://a', name: 'a', machine: respondWith('a', () => 'a') };
     expect(() => new ResourceRegistry([resource, resource])).to.throw(
       ConfigurationError,
       /resource "test:\/\/a": defined twice/,
