@@ -18,6 +18,16 @@ export {
   type QuestionKind,
   type FormSchema,
 } from './authoring/input-states.js';
+export { toolSetup, type InputState, type ToolSetupSpec } from './authoring/tool-setup.js';
+export type {
+  AnswerEventsOf,
+  FormContentOf,
+  FormSpec,
+  FromObjectSchema,
+  ObjectSchema,
+  QuestionSpec,
+  UrlSpec,
+} from './authoring/question-specs.js';
 export { defineTool, type ToolDefinition, type ToolSpec, type ToolAnnotations } from './authoring/tool-definition.js';
 export type { FlowDefinition, FlowOptions } from './authoring/flow-definition.js';
 export { ToolRegistry } from './catalogue/tool-registry.js';
