@@ -165,7 +165,7 @@ export function toolSetup<
      * XState's `createMachine`, with targets and event names checked and the root `output`
      * supplied (the final state's output becomes the tool result) unless the config gives one.
      */
-    createMachine<const TConfig extends Config>(config: TConfig & CheckNode<TConfig, never, Events['type']>) {
+    createMachine<const TConfig extends Config>(config: TConfig & NoInfer<CheckNode<TConfig, never, Events['type']>>) {
       return base.createMachine({ output: rootOutput, ...(config as object) } as TConfig);
     },
     /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
