@@ -18,7 +18,8 @@ export {
   type QuestionKind,
   type FormSchema,
 } from './authoring/input-states.js';
-export { toolSetup, type InputState, type ToolSetupSpec } from './authoring/tool-setup.js';
+export { toolSetup, type ToolSetup, type ToolSetupSpec } from './authoring/tool-setup.js';
+export type { InputState } from './authoring/ask-builders.js';
 export type {
   AnswerEventsOf,
   FormContentOf,

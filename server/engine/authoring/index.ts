@@ -2,7 +2,8 @@
  * The authoring API, and all of it: what a tool author imports (the `baton` package entry).
  * Types and XState only: importing it loads no Redis, BullMQ, Koa, ajv or crypto.
  */
-export { toolSetup, type InputState, type ToolSetupSpec } from './tool-setup.js';
+export { toolSetup, type ToolSetup, type ToolSetupSpec } from './tool-setup.js';
+export type { AskBuilders, AskFor, InputState } from './ask-builders.js';
 export type {
   AnswerEventsOf,
   FormContentOf,

@@ -24,7 +24,7 @@ import {
   type UnknownActorLogic,
   type Values,
 } from 'xstate';
-import { askForm, askRoots, askSampling, askUrl } from './input-states.js';
+import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
 import type { AnswerEventsOf, FromObjectSchema, ObjectSchema, QuestionSpec } from './question-specs.js';
 import type { CheckNode } from './target-checks.js';
 import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
@@ -36,15 +36,6 @@ type ToParameterized<T extends Params> = Values<{ [K in keyof T as K & string]: 
 type ToProvidedActor<TActors extends Record<string, UnknownActorLogic>> = Values<{
   [K in keyof TActors as K & string]: { src: K & string; logic: TActors[K]; id: string | undefined };
 }>;
-
-/** Where an answer goes: a target, a transition, or guarded transitions (first match wins). */
-type Handler<TSingle, TTarget extends string> =
-  TTarget | (TSingle & { target?: TTarget }) | ReadonlyArray<TSingle & { target?: TTarget }>;
-
-interface AskOptions {
-  /** The answer commits an effect: this state's sealed state is accepted once only. */
-  singleUse?: boolean;
-}
 
 export interface ToolSetupSpec<
   TQuestions,
@@ -97,6 +88,54 @@ export interface ToolSetupSpec<
 
 const rootOutput = ({ event }: { event: { output?: unknown } }) => event.output;
 
+/** XState's setup, typed for the tool (what `toolSetup` builds on). */
+type BaseSetup<
+  TContext extends MachineContext,
+  TEvents extends EventObject,
+  TActors extends Record<string, UnknownActorLogic>,
+  TActions extends Params,
+  TGuards extends Params,
+  TDelay extends string,
+  TInput,
+> = SetupReturn<
+  TContext,
+  TEvents,
+  TActors,
+  None,
+  TActions,
+  TGuards,
+  TDelay,
+  string,
+  TInput,
+  unknown,
+  EventObject,
+  MetaObject
+>;
+
+/** What `toolSetup` returns: XState's setup, with `ask`, a checked `createMachine`, and `defineTool`. */
+export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType extends string> = Omit<
+  S,
+  'createMachine'
+> & {
+  /** One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`. */
+  ask: AskBuilders<S, TQuestions>;
+  /**
+   * XState's `createMachine`, with targets and event names checked and the root `output`
+   * supplied (the final state's output becomes the tool result) unless the config gives one.
+   */
+  createMachine<const TConfig extends ConfigOf<S>>(
+    config: TConfig & NoInfer<CheckNode<TConfig, never, TEventType>>,
+  ): ReturnType<S['createMachine']>;
+  /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
+  defineTool(
+    tool: Omit<ToolSpec, 'inputSchema' | 'outputSchema' | 'exampleArguments' | 'exampleAnswers'> & {
+      machine: AnyStateMachine;
+      exampleArguments?: TInput;
+      exampleAnswers?: { [K in keyof TQuestions]?: unknown };
+    },
+  ): ToolDefinition;
+};
+
 export function toolSetup<
   const TQuestions extends Record<string, QuestionSpec<TContext>>,
   const TInputSchema extends ObjectSchema,
@@ -106,91 +145,33 @@ export function toolSetup<
   TActions extends Params = None,
   TGuards extends Params = None,
   TDelay extends string = never,
->(spec: ToolSetupSpec<TQuestions, TInputSchema, TContext, TEvent, TActors, TActions, TGuards, TDelay>) {
-  type Events = AnswerEventsOf<TQuestions> | TEvent;
-  type Input = FromObjectSchema<TInputSchema>;
-  const { inputSchema, outputSchema, questions, ...rest } = spec;
-  const base = setup(rest as Parameters<typeof setup>[0]) as unknown as SetupReturn<
+>(
+  spec: ToolSetupSpec<TQuestions, TInputSchema, TContext, TEvent, TActors, TActions, TGuards, TDelay>,
+): ToolSetup<
+  BaseSetup<
     TContext,
-    Events,
+    AnswerEventsOf<TQuestions> | TEvent,
     TActors,
-    None,
     TActions,
     TGuards,
     TDelay,
-    string,
-    Input,
-    unknown,
-    EventObject,
-    MetaObject
-  >;
-  type Config = Parameters<typeof base.createMachine>[0];
-  type On = NonNullable<Config['on']>;
-  type Single<E extends string> = Exclude<Extract<NonNullable<On[E & keyof On]>, object>, readonly unknown[]>;
-  type AskFor<K extends string, Q> = Q extends { kind: 'form' | 'url' }
-    ? <const TA extends string = never, const TD extends string = never, const TC extends string = never>(
-        handlers: AskOptions & {
-          onAccept: Handler<Single<`answer.${K}.accept`>, TA>;
-          /** Declining is an ordinary outcome: say where it goes. */
-          onDecline: Handler<Single<`answer.${K}.decline`>, TD>;
-          /** Defaults to `onDecline`. */
-          onCancel?: Handler<Single<`answer.${K}.cancel`>, TC>;
-          /** Where to go when the client cannot be asked (no capability); else the call is refused. */
-          onUnsupported?: Handler<Single<`answer.${K}.unsupported`>, TC>;
-        },
-      ) => InputState<`answer.${K}.${'accept' | 'decline' | 'cancel'}`, TA | TD | TC>
-    : <const TR extends string = never, const TU extends string = never>(
-        handlers: AskOptions & {
-          onResult: Handler<Single<`answer.${K}.result`>, TR>;
-          onUnsupported?: Handler<Single<`answer.${K}.unsupported`>, TU>;
-        },
-      ) => InputState<`answer.${K}.result`, TR | TU>;
-
-  const ask = {} as { [K in keyof TQuestions & string]: AskFor<K, TQuestions[K]> };
-  for (const [key, question] of Object.entries(questions as Record<string, QuestionSpec>)) {
-    (ask as Record<string, (handlers: any) => unknown>)[key] = (handlers) => {
-      if (question.kind === 'form')
-        return askForm({ ...question, notSecret: question.notSecret && [...question.notSecret], key, ...handlers });
-      if (question.kind === 'url') return askUrl({ ...question, key, ...handlers });
-      if (question.kind === 'sampling') return askSampling({ ...question, key, ...handlers });
-      return askRoots({ key, ...handlers });
-    };
-  }
-
+    FromObjectSchema<TInputSchema>
+  >,
+  TQuestions,
+  FromObjectSchema<TInputSchema>,
+  (AnswerEventsOf<TQuestions> | TEvent)['type']
+> {
+  const { inputSchema, outputSchema, questions, ...rest } = spec;
+  const base = setup(rest as Parameters<typeof setup>[0]);
   return {
     ...base,
-    /** One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`. */
-    ask,
-    /**
-     * XState's `createMachine`, with targets and event names checked and the root `output`
-     * supplied (the final state's output becomes the tool result) unless the config gives one.
-     */
-    createMachine<const TConfig extends Config>(config: TConfig & NoInfer<CheckNode<TConfig, never, Events['type']>>) {
-      return base.createMachine({ output: rootOutput, ...(config as object) } as TConfig);
-    },
-    /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
-    defineTool(
-      tool: Omit<ToolSpec, 'inputSchema' | 'outputSchema' | 'exampleArguments' | 'exampleAnswers'> & {
-        machine: AnyStateMachine;
-        exampleArguments?: Input;
-        exampleAnswers?: { [K in keyof TQuestions]?: unknown };
-      },
-    ): ToolDefinition {
-      return defineTool({
+    ask: askBuilders(questions as Record<string, QuestionSpec>) as never,
+    createMachine: (config: object) => base.createMachine({ output: rootOutput, ...config } as never) as never,
+    defineTool: (tool: Omit<ToolSpec, 'inputSchema'>) =>
+      defineTool({
         ...tool,
         inputSchema: inputSchema as Record<string, unknown>,
         ...(outputSchema ? { outputSchema: outputSchema as Record<string, unknown> } : {}),
-      } as ToolSpec);
-    },
-  };
-}
-
-/**
- * What `ask.<key>` returns, as far as the machine's types see it: the answer events it handles
- * and the targets they go to (checked by `createMachine`). At run time it is the full state node.
- */
-export interface InputState<TEventType extends string, TTarget extends string> {
-  tags: string[];
-  meta: Record<string, unknown>;
-  on: { [E in TEventType]: TTarget };
+      } as ToolSpec),
+  } as never;
 }

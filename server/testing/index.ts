@@ -1,0 +1,7 @@
+/** The test kit (`baton/testing`): helpers for testing tools written with `baton`. */
+import { KeyRing, generateKeyEntry, parseKeyRing } from '../engine/state/key-ring.js';
+
+/** A fresh key ring with one random key: for tests and local runs, never for a deployment. */
+export function testKeyRing(): KeyRing {
+  return parseKeyRing(generateKeyEntry('test'));
+}
