@@ -178,6 +178,19 @@ export const provisionDatabaseTool = provision.defineTool({
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   machine: provisionMachine,
   exampleArguments: { project: 'atlas' },
+  examples: [
+    {
+      title: 'a large database in ap-south is refused, so only the region is asked again',
+      answers: {
+        size: { action: 'accept', content: { size: 'large' } },
+        region: [
+          { action: 'accept', content: { region: 'ap-south' } },
+          { action: 'accept', content: { region: 'eu-west' } },
+        ],
+        confirm: { action: 'accept', content: { confirm: true } },
+      },
+    },
+  ],
   // The quota check only reads; provisioning is an effect the docs replace.
   safeActors: ['checkQuota'],
   exampleActors: { provision: exampleProvision },

@@ -40,7 +40,13 @@ export {
   type SamplingResultEvent,
   type UnsupportedEvent,
 } from './input-states.js';
-export { defineTool, type ToolAnnotations, type ToolDefinition, type ToolSpec } from './tool-definition.js';
+export {
+  defineTool,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolExample,
+  type ToolSpec,
+} from './tool-definition.js';
 export {
   definePrompt,
   type Completions,

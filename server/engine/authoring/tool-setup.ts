@@ -128,10 +128,11 @@ export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType ext
   ): ReturnType<S['createMachine']>;
   /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
   defineTool(
-    tool: Omit<ToolSpec, 'inputSchema' | 'outputSchema' | 'exampleArguments' | 'exampleAnswers'> & {
+    tool: Omit<ToolSpec, 'inputSchema' | 'outputSchema' | 'exampleArguments' | 'exampleAnswers' | 'examples'> & {
       machine: AnyStateMachine;
       exampleArguments?: TInput;
       exampleAnswers?: { [K in keyof TQuestions]?: unknown };
+      examples?: Array<{ title: string; arguments?: TInput; answers?: { [K in keyof TQuestions]?: unknown } }>;
     },
   ): ToolDefinition;
 };

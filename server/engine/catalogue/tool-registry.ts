@@ -19,6 +19,11 @@ function toolMachineProblems(tool: ToolDefinition, validator: JsonSchemaValidato
   if (tool.exampleArguments && validator.check(tool.inputSchema, tool.exampleArguments)) {
     problems.push(`${label}: exampleArguments do not match inputSchema.`);
   }
+  for (const example of tool.examples ?? []) {
+    if (example.arguments && validator.check(tool.inputSchema, example.arguments)) {
+      problems.push(`${label}: the arguments of example "${example.title}" do not match inputSchema.`);
+    }
+  }
   return problems;
 }
 
