@@ -15,37 +15,8 @@ import { expect } from 'chai';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
-const GREET_TOOL = `import { assign } from 'xstate';
-import { toolSetup } from 'baton';
-
-const greet = toolSetup({
-  inputSchema: { type: 'object', properties: { greeting: { type: 'string' } }, required: ['greeting'] },
-  questions: {
-    name: {
-      kind: 'form',
-      message: 'What is your name?',
-      schema: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
-    },
-  },
-  types: {} as { context: { greeting: string; name: string | null } },
-});
-
-const machine = greet.createMachine({
-  id: 'greet',
-  initial: 'askName',
-  context: ({ input }) => ({ greeting: input.greeting, name: null }),
-  states: {
-    askName: greet.ask.name({
-      onAccept: { target: 'done', actions: assign({ name: ({ event }) => event.content.name }) },
-      onDecline: 'declined',
-    }),
-    done: { type: 'final', output: ({ context }) => \`\${context.greeting}, \${context.name}!\` },
-    declined: { type: 'final', output: 'Maybe next time.' },
-  },
-});
-
-export const greetTool = greet.defineTool({ name: 'greet', description: 'Greets the user by name.', machine });
-`;
+/** The first tool of docs/authoring.md, as written there, so the page cannot drift from the package. */
+const GREET_TOOL = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'authoring.md'), 'utf8'))![1]!;
 
 const SERVE = `import { serve } from 'baton/server';
 import { testKeyRing } from 'baton/testing';
