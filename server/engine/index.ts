@@ -97,7 +97,7 @@ export { ResourceRegistry, type ResolvedResource } from './catalogue/resource-re
 export { toResourceContents, type ResourceContents } from './flow/resource-result.js';
 export { parseUriTemplate, type UriTemplate } from './catalogue/uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
-export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from '../http/header-params.js';
+export { findHeaderParams, type HeaderParam } from './catalogue/header-param-schema.js';
 export {
   idempotencyKey,
   startsTask,

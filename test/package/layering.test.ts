@@ -1,7 +1,8 @@
 /**
  * Which way the source tree's imports point (docs/architecture.md, "Layout"), read from the
  * sources: the framework never imports the example machines (only the command line does), the
- * authoring API imports nothing but XState, and the transport-free service reaches no Koa.
+ * engine imports no transport, the authoring API imports nothing but XState, and the
+ * transport-free service reaches no Koa.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -50,6 +51,15 @@ describe('layering of the source tree', () => {
     const offenders = sourcesUnder(join(REPO, 'server'))
       .filter((file) => !relative(REPO, file).startsWith('server/cli/'))
       .filter((file) => importsOf(file).some((specifier) => /(^|\/)machines\//.test(specifier)));
+    expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
+  });
+
+  it('keeps the engine free of the transports: no import of http/, stdio/, protocol/ or Koa', () => {
+    const offenders = sourcesUnder(join(REPO, 'server', 'engine')).filter((file) =>
+      importsOf(file).some(
+        (specifier) => /(^|\/)(http|stdio|protocol)\//.test(specifier) || /^(koa|@koa\/)/.test(specifier),
+      ),
+    );
     expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
   });
 

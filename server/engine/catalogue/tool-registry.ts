@@ -1,5 +1,5 @@
 /** The tools a server serves, checked at start-up (catalogue.ts) against their machines and schemas. */
-import { findHeaderParams, type HeaderParam } from '../../http/header-params.js';
+import { findHeaderParams, type HeaderParam } from './header-param-schema.js';
 import { JsonSchemaValidator } from '../json-schema-validator.js';
 import { Catalogue, PRIMITIVE_NAME } from './catalogue.js';
 import { machineProblems } from './machine-checks.js';
