@@ -18,9 +18,10 @@ const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 /** The first tool of docs/authoring.md, as written there, so the page cannot drift from the package. */
 const GREET_TOOL = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'authoring.md'), 'utf8'))![1]!;
 
+/** The project's server, in TypeScript too, so baton/server's declarations are checked as well. */
 const SERVE = `import { serve } from 'baton/server';
 import { testKeyRing } from 'baton/testing';
-import { greetTool } from './dist/greet.js';
+import { greetTool } from './greet.js';
 
 const serving = await serve({ tools: [greetTool], keyRing: testKeyRing(), port: 0, docs: false });
 process.stdout.write(serving.url + '\\n');
@@ -59,7 +60,17 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
       join(project, 'package.json'),
       JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
     );
-    execFileSync('npm', ['install', '--silent', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], {
+    const typesNode = `@types/node@${JSON.parse(readFileSync(join(REPO, 'node_modules', '@types', 'node', 'package.json'), 'utf8')).version}`;
+    const install = [
+      'install',
+      '--silent',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      join(work, tarball),
+      typesNode,
+    ];
+    execFileSync('npm', install, {
       cwd: project,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
@@ -106,8 +117,9 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
     expect([...bareImports(entry)]).to.deep.equal(['xstate']);
   });
 
-  it('compiles a tool written against baton with tsc --strict', () => {
+  it('compiles a tool written against baton, and its server, with tsc --strict', () => {
     writeFileSync(join(project, 'src', 'greet.ts'), GREET_TOOL);
+    writeFileSync(join(project, 'src', 'serve.ts'), SERVE);
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -118,17 +130,22 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
           moduleResolution: 'NodeNext',
           outDir: 'dist',
           rootDir: 'src',
-          types: [],
+          // The package's own declarations are checked too, with what they import.
+          skipLibCheck: false,
+          types: ['node'],
         },
         include: ['src'],
       }),
     );
-    execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, stdio: 'pipe' });
+    try {
+      execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8' });
+    } catch (error) {
+      expect.fail(`tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
+    }
   });
 
   it('serves the tool with baton/server and completes a flow with the official client', async () => {
-    writeFileSync(join(project, 'serve.mjs'), SERVE);
-    server = spawn(process.execPath, ['serve.mjs'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, ['dist/serve.js'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
     const url = await new Promise<string>((done, fail) => {
       let out = '';
       server!.stdout!.on('data', (chunk: Buffer) => {
