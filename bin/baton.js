@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx baton …` works from a plain clone without a build.
-import { register } from 'tsx/esm/api';
+// From a clone, runs the TypeScript CLI through tsx, so `npx baton …` works without a build; from
+// an installed package (no sources, only dist/), runs the compiled CLI.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../server/cli/cli.ts');
+const sources = new URL('../server/cli/cli.ts', import.meta.url);
+if (existsSync(sources)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(sources.href);
+} else {
+  await import('../dist/server/cli/cli.js');
+}

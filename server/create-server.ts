@@ -8,29 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import {
-  checkToolEffects,
-  FlowEngine,
-  MemoryTaskQueue,
-  MemoryTaskStore,
-  PromptRegistry,
-  TaskManager,
-  TaskRunner,
-  ResourceRegistry,
-  stderrLogger,
-  ToolRegistry,
-  LiveToolRegistry,
-  type FlowEngineOptions,
-  type KeyRing,
-  type Logger,
-  type PromptDefinition,
-  type ResourceDefinition,
-  type ResourceTemplateDefinition,
-  type TaskQueue,
-  type TaskStore,
-  type ToolDefinition,
-} from './engine/index.js';
-import { JsonSchemaValidator } from './engine/json-schema-validator.js';
+import { createMcpService, type McpService, type McpServiceOptions } from './create-mcp-service.js';
 import {
   capSocketsPerClient,
   createHttpApp,
@@ -44,40 +22,11 @@ import {
   type ProtectedResourceOptions,
 } from './http/index.js';
 import { docsRouter } from './http/docs-routes.js';
-import {
-  createMcpDispatcher,
-  LegacyService,
-  type LegacyServiceOptions,
-  type McpDispatcher,
-  type ServerInfo,
-} from './protocol/index.js';
-import { BATON_VERSION } from './version.js';
 
-/** Where tasks live and run (docs/tasks.md). Defaults: this process's memory, one instance. */
-export interface TaskOptions {
-  store?: TaskStore;
-  queue?: TaskQueue;
-  /** ttlMs of a new task (BATON_TASK_TTL, in seconds there). Default 24 h. */
-  ttlMs?: number;
-  /** pollIntervalMs suggested to clients (BATON_TASK_POLL_MS). Default 1 s. */
-  pollIntervalMs?: number;
-  /** Longest one step of a task may run (BATON_TASK_STEP_BUDGET_MS). Default 1 h. */
-  stepBudgetMs?: number;
-}
+export type { TaskOptions } from './create-mcp-service.js';
 
-export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
-  tools: ToolDefinition[];
-  /**
-   * The tool list may change while serving (`baton dev`): `registry` is then a LiveToolRegistry,
-   * `tools.listChanged` is advertised and subscriptions/listen streams each change.
-   */
-  liveTools?: boolean;
-  prompts?: PromptDefinition[];
-  resources?: Array<ResourceDefinition | ResourceTemplateDefinition>;
-  keyRing: KeyRing;
-  logger?: Logger;
-  serverInfo?: ServerInfo;
-  instructions?: string;
+/** The service's options (create-mcp-service.ts) and what serving it over HTTP adds. */
+export interface BatonOptions extends Omit<McpServiceOptions, 'docs'> {
   /** The interface the server listens on; loopback turns on the Host allow-list. */
   host?: string;
   path?: string;
@@ -93,7 +42,6 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
   connectionLimits?: Partial<ConnectionLimits>;
   /** Names this instance in the `Baton-Instance` header (default `hostname:pid`). */
   instanceId?: string;
-  pageSize?: number;
   routers?: Router[];
   /** Requests one instance works on at once before answering 503. */
   maxConcurrentRequests?: number;
@@ -104,103 +52,26 @@ export interface BatonOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logge
    * `authenticate` is set; a page runs its tool's example once, in-process (server/diagrams).
    */
   docs?: boolean;
-  /** Tasks, for tools with a `task` option (docs/tasks.md). */
-  tasks?: TaskOptions;
   /**
    * With `authenticate` and `docs` both on: let the tool pages' "Try it" panel send the bearer
    * token the reader types in (Authorization header). Off by default: the panel sends no
    * credentials, so a page can never spend a user's token unasked.
    */
   tryItSendsToken?: boolean;
-  /**
-   * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
-   * server-to-client requests) on the same endpoint. Default: on; `false` serves 2026-07-28 only.
-   */
-  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
 }
 
-export interface BatonServer {
+/** The service (create-mcp-service.ts) served over HTTP; `close` leaves the HTTP server to the caller. */
+export interface BatonServer extends McpService {
   app: Koa;
-  dispatcher: McpDispatcher;
-  engine: FlowEngine;
-  registry: ToolRegistry;
   instanceId: string;
-  /** Present when some tool may run as a task. */
-  tasks?: TaskManager;
-  /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
-  legacy: LegacyService | undefined;
   /** Starts listening; resolves with the bound address and the endpoint URL. */
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
-  /** Stops running task steps and closes the task store and queue (the HTTP server is the caller's). */
-  close(): Promise<void>;
-}
-
-/** The task manager and the runner that works its queue, when some tool may run as a task. */
-function startTasks(options: BatonOptions, registry: ToolRegistry, engine: FlowEngine, logger: Logger) {
-  if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
-  const clock = options.clock ?? Date.now;
-  const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
-  const queue = options.tasks?.queue ?? new MemoryTaskQueue();
-  const versionOf = (machine: Parameters<FlowEngine['versionOf']>[0]) => engine.versionOf(machine);
-  const manager = new TaskManager({
-    store,
-    queue,
-    versionOf,
-    clock,
-    ...(options.randomBytes ? { randomBytes: options.randomBytes } : {}),
-    ...(options.tasks?.ttlMs ? { ttlMs: options.tasks.ttlMs } : {}),
-    ...(options.tasks?.pollIntervalMs ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
-  });
-  const runner = new TaskRunner({
-    store,
-    queue,
-    tools: registry,
-    versionOf,
-    validator: new JsonSchemaValidator(),
-    clock,
-    logger,
-    ...(options.tasks?.stepBudgetMs ? { stepBudgetMs: options.tasks.stepBudgetMs } : {}),
-  });
-  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
-  const close = async () => {
-    runner.close();
-    await queue.close();
-    await store.close();
-  };
-  return { manager, close };
 }
 
 export function createServer(options: BatonOptions): BatonServer {
-  const logger = options.logger ?? stderrLogger;
-  const registry = options.liveTools ? new LiveToolRegistry(options.tools) : new ToolRegistry(options.tools);
-  for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   const docs = options.docs ?? !options.authenticate;
-  checkToolEffects(registry.list(), { docs, logger });
-  const engine = new FlowEngine({ ...options, logger });
-  const tasks = startTasks(options, registry, engine, logger);
-  const dispatcher = createMcpDispatcher({
-    serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
-    tools: registry,
-    prompts: new PromptRegistry(options.prompts ?? []),
-    resources: new ResourceRegistry(options.resources ?? []),
-    engine,
-    logger,
-    ...(tasks ? { tasks: tasks.manager } : {}),
-    ...(options.instructions ? { instructions: options.instructions } : {}),
-    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
-  });
-  const legacy =
-    options.legacy === false
-      ? undefined
-      : new LegacyService({
-          ...(typeof options.legacy === 'object' ? options.legacy : {}),
-          dispatcher,
-          keyRing: options.keyRing,
-          logger,
-          ...(options.clock ? { clock: options.clock } : {}),
-          ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
-          ...(options.instructions ? { instructions: options.instructions } : {}),
-        });
+  const service = createMcpService({ ...options, docs });
+  const { dispatcher, registry, legacy, logger } = service;
   const host = options.host ?? '127.0.0.1';
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
   const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
@@ -235,16 +106,9 @@ export function createServer(options: BatonOptions): BatonServer {
     ...(options.protectedResource ? { protectedResource: options.protectedResource } : {}),
   });
   return {
+    ...service,
     app,
-    dispatcher,
-    engine,
-    registry,
     instanceId,
-    ...(tasks ? { tasks: tasks.manager } : {}),
-    close: async () => {
-      await tasks?.close();
-    },
-    legacy,
     listen(port, listenHost = host) {
       return new Promise((resolve, reject) => {
         const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits };

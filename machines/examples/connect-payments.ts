@@ -14,15 +14,12 @@
  * flow (spec, elicitation "Phishing").
  */
 import { randomUUID } from 'node:crypto';
-import { assign, fromPromise, setup } from 'xstate';
-import { askUrl, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+import { assign, fromPromise } from 'xstate';
+import { toolSetup } from '../../server/engine/index.js';
 import type { SecretVault } from './secret-vault.js';
 
-export interface ConnectPaymentsArgs {
-  provider: string;
-}
-
-interface ConnectContext extends ConnectPaymentsArgs {
+interface ConnectContext {
+  provider: 'stripe' | 'adyen' | 'mollie';
   connectionId: string;
   attempts: number;
   last4: string | null;
@@ -34,22 +31,17 @@ export interface ConnectPaymentsDeps {
   pageUrl: (pageRef: string) => string;
 }
 
-export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
-  return setup({
-    types: {} as { context: ConnectContext; input: ConnectPaymentsArgs; events: AnswerEvent },
-    actors: {
-      lookupSecret: fromPromise<{ last4: string } | undefined, { connectionId: string }>(({ input }) =>
-        deps.vault.lookup(input.connectionId),
-      ),
+function connectSetup(deps: ConnectPaymentsDeps) {
+  return toolSetup({
+    inputSchema: {
+      type: 'object',
+      properties: { provider: { type: 'string', enum: ['stripe', 'adyen', 'mollie'], description: 'Provider' } },
+      required: ['provider'],
+      additionalProperties: false,
     },
-  }).createMachine({
-    id: 'connectPayments',
-    initial: 'linkAccount',
-    context: ({ input }) => ({ ...input, connectionId: randomUUID(), attempts: 0, last4: null }),
-    output: ({ event }) => event.output,
-    states: {
-      linkAccount: askUrl<ConnectContext>({
-        key: 'link',
+    questions: {
+      link: {
+        kind: 'url',
         message: ({ context }) =>
           context.attempts === 0
             ? `Open this page to enter your ${context.provider} secret key. It goes straight to the vault and never passes through this chat.`
@@ -57,6 +49,28 @@ export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
         url: ({ pageRef }) => deps.pageUrl(pageRef),
         // The page learns the connection from the sealed reference, and only for this flow's user.
         subject: ({ context }) => context.connectionId,
+      },
+    },
+    types: {} as { context: ConnectContext },
+    actors: {
+      lookupSecret: fromPromise<{ last4: string } | undefined, { connectionId: string }>(({ input }) =>
+        deps.vault.lookup(input.connectionId),
+      ),
+    },
+  });
+}
+
+export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
+  return machineOf(connectSetup(deps));
+}
+
+function machineOf(connect: ReturnType<typeof connectSetup>) {
+  return connect.createMachine({
+    id: 'connectPayments',
+    initial: 'linkAccount',
+    context: ({ input }) => ({ ...input, connectionId: randomUUID(), attempts: 0, last4: null }),
+    states: {
+      linkAccount: connect.ask.link({
         onAccept: { target: 'checking', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
         onDecline: 'cancelled',
       }),
@@ -95,19 +109,14 @@ export function createConnectPaymentsMachine(deps: ConnectPaymentsDeps) {
 }
 
 export function createConnectPaymentsTool(deps: ConnectPaymentsDeps) {
-  return defineTool({
+  const connect = connectSetup(deps);
+  return connect.defineTool({
     name: 'connect-payments',
     title: 'Connect a payment provider',
     description:
       'Link a payment provider account. The secret key is entered on a secure page (URL elicitation), never in the chat; the tool finishes once the key is in the vault.',
-    inputSchema: {
-      type: 'object',
-      properties: { provider: { type: 'string', enum: ['stripe', 'adyen', 'mollie'], description: 'Provider' } },
-      required: ['provider'],
-      additionalProperties: false,
-    },
     annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true },
-    machine: createConnectPaymentsMachine(deps),
+    machine: machineOf(connect),
     exampleArguments: { provider: 'stripe' },
     // The docs' example has no one to type a key into the page: the vault answers as if they had.
     exampleActors: { lookupSecret: fromPromise(async () => ({ last4: '4242' })) },

@@ -10,14 +10,11 @@
  * result and never provisions twice. The `checkQuota` and `provision` actors are swapped with
  * `.provide()` in tests.
  */
-import { assign, fromPromise, setup } from 'xstate';
-import { askForm, defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
+import { assign, fromPromise } from 'xstate';
+import { toolSetup } from '../../server/engine/index.js';
 
-export interface ProvisionArgs {
+interface ProvisionContext {
   project: string;
-}
-
-interface ProvisionContext extends ProvisionArgs {
   size: string | null;
   region: string | null;
   problem: string | null;
@@ -44,20 +41,53 @@ const exampleProvision = fromPromise<{ databaseUrl: string }, Choice & { project
   databaseUrl: `postgres://${input.project}.${input.region}.db.internal/${input.size}`,
 }));
 
-const SIZES = ['small', 'medium', 'large'];
-const REGIONS = ['eu-west', 'us-east', 'ap-south'];
-
-export const provisionMachine = setup({
-  types: {} as { context: ProvisionContext; input: ProvisionArgs; events: AnswerEvent },
+const provision = toolSetup({
+  inputSchema: {
+    type: 'object',
+    properties: { project: { type: 'string', minLength: 1, description: 'Project that owns the database' } },
+    required: ['project'],
+    additionalProperties: false,
+  },
+  questions: {
+    size: {
+      kind: 'form',
+      message: ({ context }) => `Which size should the database for ${context.project} be?`,
+      schema: {
+        type: 'object',
+        properties: { size: { type: 'string', title: 'Size', enum: ['small', 'medium', 'large'] } },
+        required: ['size'],
+      },
+    },
+    region: {
+      kind: 'form',
+      message: ({ context }) => `${context.problem ? `${context.problem} ` : ''}Which region should it run in?`,
+      schema: {
+        type: 'object',
+        properties: { region: { type: 'string', title: 'Region', enum: ['eu-west', 'us-east', 'ap-south'] } },
+        required: ['region'],
+      },
+    },
+    confirm: {
+      kind: 'form',
+      message: ({ context }) => `Create a ${context.size} database for ${context.project} in ${context.region}?`,
+      schema: {
+        type: 'object',
+        properties: { confirm: { type: 'boolean', title: 'Create it' } },
+        required: ['confirm'],
+      },
+    },
+  },
+  types: {} as { context: ProvisionContext },
   actors: { checkQuota, provision: simulatedProvision },
   guards: {
-    confirmed: ({ event }) => formContent<{ confirm: boolean }>(event).confirm === true,
+    confirmed: ({ event }) => event.type === 'answer.confirm.accept' && event.content.confirm,
   },
-}).createMachine({
+});
+
+export const provisionMachine = provision.createMachine({
   id: 'provision',
   initial: 'collect',
   context: ({ input }) => ({ ...input, size: null, region: null, problem: null, databaseUrl: null }),
-  output: ({ event }) => event.output,
   states: {
     collect: {
       type: 'parallel',
@@ -66,18 +96,8 @@ export const provisionMachine = setup({
         size: {
           initial: 'asking',
           states: {
-            asking: askForm<ProvisionContext>({
-              key: 'size',
-              message: ({ context }) => `Which size should the database for ${context.project} be?`,
-              schema: {
-                type: 'object',
-                properties: { size: { type: 'string', title: 'Size', enum: SIZES } },
-                required: ['size'],
-              },
-              onAccept: {
-                target: 'chosen',
-                actions: assign({ size: ({ event }) => formContent<{ size: string }>(event).size }),
-              },
+            asking: provision.ask.size({
+              onAccept: { target: 'chosen', actions: assign({ size: ({ event }) => event.content.size }) },
               onDecline: '#provision.cancelled',
             }),
             chosen: { type: 'final' },
@@ -86,18 +106,8 @@ export const provisionMachine = setup({
         region: {
           initial: 'asking',
           states: {
-            asking: askForm<ProvisionContext>({
-              key: 'region',
-              message: ({ context }) => `${context.problem ? `${context.problem} ` : ''}Which region should it run in?`,
-              schema: {
-                type: 'object',
-                properties: { region: { type: 'string', title: 'Region', enum: REGIONS } },
-                required: ['region'],
-              },
-              onAccept: {
-                target: 'chosen',
-                actions: assign({ region: ({ event }) => formContent<{ region: string }>(event).region }),
-              },
+            asking: provision.ask.region({
+              onAccept: { target: 'chosen', actions: assign({ region: ({ event }) => event.content.region }) },
               onDecline: '#provision.cancelled',
             }),
             chosen: { type: 'final' },
@@ -120,14 +130,7 @@ export const provisionMachine = setup({
         onError: 'failed',
       },
     },
-    confirm: askForm<ProvisionContext>({
-      key: 'confirm',
-      message: ({ context }) => `Create a ${context.size} database for ${context.project} in ${context.region}?`,
-      schema: {
-        type: 'object',
-        properties: { confirm: { type: 'boolean', title: 'Create it' } },
-        required: ['confirm'],
-      },
+    confirm: provision.ask.confirm({
       onAccept: [{ guard: 'confirmed', target: 'provisioning' }, { target: 'cancelled' }],
       onDecline: 'cancelled',
       // Confirming provisions: a resent confirmation must never create a second database.
@@ -167,20 +170,27 @@ export const provisionMachine = setup({
   },
 });
 
-export const provisionDatabaseTool = defineTool({
+export const provisionDatabaseTool = provision.defineTool({
   name: 'provision-database',
   title: 'Provision a database',
   description:
     'Create a database for a project: asks for size and region together, checks availability, confirms, then provisions.',
-  inputSchema: {
-    type: 'object',
-    properties: { project: { type: 'string', minLength: 1, description: 'Project that owns the database' } },
-    required: ['project'],
-    additionalProperties: false,
-  },
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   machine: provisionMachine,
   exampleArguments: { project: 'atlas' },
+  examples: [
+    {
+      title: 'a large database in ap-south is refused, so only the region is asked again',
+      answers: {
+        size: { action: 'accept', content: { size: 'large' } },
+        region: [
+          { action: 'accept', content: { region: 'ap-south' } },
+          { action: 'accept', content: { region: 'eu-west' } },
+        ],
+        confirm: { action: 'accept', content: { confirm: true } },
+      },
+    },
+  ],
   // The quota check only reads; provisioning is an effect the docs replace.
   safeActors: ['checkQuota'],
   exampleActors: { provision: exampleProvision },

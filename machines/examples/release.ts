@@ -10,19 +10,8 @@
  * swap it with `releaseMachine.provide({ actors: { deploy } })`.
  */
 import { appendFileSync } from 'node:fs';
-import { assign, fromPromise, setup } from 'xstate';
-import { askForm, formContent, type AnswerEvent } from '../../server/engine/index.js';
-import { defineTool } from '../../server/engine/index.js';
-
-export interface ReleaseArgs {
-  service: string;
-  version: string;
-}
-
-interface ReleaseContext extends ReleaseArgs {
-  window: string | null;
-  deploymentId: string | null;
-}
+import { assign, fromPromise } from 'xstate';
+import { toolSetup } from '../../server/engine/index.js';
 
 export interface DeployInput {
   service: string;
@@ -59,47 +48,56 @@ const exampleDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async (
   deploymentId: deploymentIdOf(input),
 }));
 
-export const releaseMachine = setup({
-  types: {} as { context: ReleaseContext; input: ReleaseArgs; events: AnswerEvent },
-  actors: { deploy: simulatedDeploy },
-  guards: {
-    confirmed: ({ event }) => formContent<{ confirm: boolean }>(event).confirm === true,
+const release = toolSetup({
+  inputSchema: {
+    type: 'object',
+    properties: {
+      service: { type: 'string', minLength: 1, description: 'Service to release' },
+      version: { type: 'string', minLength: 1, description: 'Version to deploy' },
+    },
+    required: ['service', 'version'],
+    additionalProperties: false,
   },
-}).createMachine({
-  id: 'release',
-  initial: 'pickWindow',
-  context: ({ input }) => ({ ...input, window: null, deploymentId: null }),
-  // The tool result is the output of whichever final state the flow ends in.
-  output: ({ event }) => event.output,
-  states: {
-    pickWindow: askForm<ReleaseContext>({
-      key: 'window',
+  questions: {
+    window: {
+      kind: 'form',
       message: ({ context }) => `When should ${context.service} ${context.version} go out?`,
       schema: {
         type: 'object',
-        properties: {
-          window: {
-            type: 'string',
-            title: 'Release window',
-            enum: ['now', 'tonight', 'weekend'],
-          },
-        },
+        properties: { window: { type: 'string', title: 'Release window', enum: ['now', 'tonight', 'weekend'] } },
         required: ['window'],
       },
-      onAccept: {
-        target: 'confirm',
-        actions: assign({ window: ({ event }) => formContent<{ window: string }>(event).window }),
-      },
-      onDecline: 'cancelled',
-    }),
-    confirm: askForm<ReleaseContext>({
-      key: 'confirm',
+    },
+    confirm: {
+      kind: 'form',
       message: ({ context }) => `Deploy ${context.service} ${context.version} (${context.window})?`,
       schema: {
         type: 'object',
         properties: { confirm: { type: 'boolean', title: 'Deploy now' } },
         required: ['confirm'],
       },
+    },
+  },
+  types: {} as {
+    context: { service: string; version: string; window: string | null; deploymentId: string | null };
+  },
+  actors: { deploy: simulatedDeploy },
+  guards: {
+    confirmed: ({ event }) => event.type === 'answer.confirm.accept' && event.content.confirm,
+  },
+});
+
+// The tool result is the output of whichever final state the flow ends in.
+export const releaseMachine = release.createMachine({
+  id: 'release',
+  initial: 'pickWindow',
+  context: ({ input }) => ({ ...input, window: null, deploymentId: null }),
+  states: {
+    pickWindow: release.ask.window({
+      onAccept: { target: 'confirm', actions: assign({ window: ({ event }) => event.content.window }) },
+      onDecline: 'cancelled',
+    }),
+    confirm: release.ask.confirm({
       onAccept: [{ guard: 'confirmed', target: 'deploying' }, { target: 'cancelled' }],
       onDecline: 'cancelled',
       // Confirming deploys: a resent confirmation must never deploy twice.
@@ -140,20 +138,11 @@ export const releaseMachine = setup({
   },
 });
 
-export const releaseTool = defineTool({
+export const releaseTool = release.defineTool({
   name: 'release',
   title: 'Release a service',
   description:
     'Deploy a version of a service: asks for a release window, asks for confirmation, then deploys. Declining at any step deploys nothing.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      service: { type: 'string', minLength: 1, description: 'Service to release' },
-      version: { type: 'string', minLength: 1, description: 'Version to deploy' },
-    },
-    required: ['service', 'version'],
-    additionalProperties: false,
-  },
   annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   machine: releaseMachine,
   exampleArguments: { service: 'billing', version: '2.4.0' },

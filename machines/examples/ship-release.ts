@@ -12,22 +12,8 @@
  * `tasks/cancel` stops it at any point before promotion; nothing is promoted then.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { assign, fromCallback, fromPromise, setup } from 'xstate';
-import {
-  askForm,
-  defineTool,
-  formContent,
-  idempotencyKey,
-  reportProgress,
-  type AnswerEvent,
-} from '../../server/engine/index.js';
-
-export interface ShipReleaseArgs {
-  service: string;
-  version: string;
-  /** How long the release bakes in the canary before promotion (30 minutes unless given). */
-  bakeSeconds?: number;
-}
+import { assign, fromCallback, fromPromise } from 'xstate';
+import { idempotencyKey, reportProgress, toolSetup } from '../../server/engine/index.js';
 
 interface ShipReleaseContext {
   service: string;
@@ -40,7 +26,6 @@ interface ShipReleaseContext {
 
 type BuildEvent =
   { type: 'build.progress'; step: number; of: number; what: string } | { type: 'build.done'; artifact: string };
-type ShipReleaseEvent = AnswerEvent | BuildEvent;
 
 const BUILD_STEPS = ['fetch sources', 'compile', 'test', 'package'];
 
@@ -86,12 +71,45 @@ export const simulatedPromote = fromPromise<{ promotion: string }, { artifact: s
   },
 );
 
-export const shipReleaseMachine = setup({
-  types: {} as { context: ShipReleaseContext; input: ShipReleaseArgs; events: ShipReleaseEvent },
+const ship = toolSetup({
+  inputSchema: {
+    type: 'object',
+    properties: {
+      service: { type: 'string', minLength: 1, description: 'Service to release' },
+      version: { type: 'string', minLength: 1, description: 'Version to ship' },
+      bakeSeconds: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 7 * 24 * 3600,
+        description: 'How long to bake in the canary before promotion (default 1800)',
+      },
+    },
+    required: ['service', 'version'],
+    additionalProperties: false,
+  },
+  questions: {
+    approve: {
+      kind: 'form',
+      message: ({ context }) =>
+        `${context.artifact} is built. Ship it to the canary, bake for ${context.bakeSeconds} s, then promote?`,
+      schema: {
+        type: 'object',
+        properties: {
+          approve: { type: 'boolean', title: 'Approve the release' },
+          approver: { type: 'string', title: 'Your name', maxLength: 100 },
+        },
+        required: ['approve'],
+      },
+    },
+  },
+  // The build reports back with events of its own, besides the answers.
+  types: {} as { context: ShipReleaseContext; events: BuildEvent },
   actors: { build: simulatedBuild, promote: simulatedPromote },
   delays: { bakeTime: ({ context }) => context.bakeSeconds * 1000 },
-  guards: { approved: ({ event }) => formContent<{ approve: boolean }>(event).approve === true },
-}).createMachine({
+  guards: { approved: ({ event }) => event.type === 'answer.approve.accept' && event.content.approve },
+});
+
+export const shipReleaseMachine = ship.createMachine({
   id: 'shipRelease',
   initial: 'building',
   context: ({ input }) => ({
@@ -102,7 +120,6 @@ export const shipReleaseMachine = setup({
     approvedBy: null,
     promotion: null,
   }),
-  output: ({ event }) => event.output,
   states: {
     building: {
       invoke: {
@@ -123,24 +140,13 @@ export const shipReleaseMachine = setup({
         },
       },
     },
-    awaitingApproval: askForm<ShipReleaseContext>({
-      key: 'approve',
-      message: ({ context }) =>
-        `${context.artifact} is built. Ship it to the canary, bake for ${context.bakeSeconds} s, then promote?`,
-      schema: {
-        type: 'object',
-        properties: {
-          approve: { type: 'boolean', title: 'Approve the release' },
-          approver: { type: 'string', title: 'Your name', maxLength: 100 },
-        },
-        required: ['approve'],
-      },
+    awaitingApproval: ship.ask.approve({
       onAccept: [
         {
           guard: 'approved',
           target: 'baking',
           actions: assign({
-            approvedBy: ({ event }) => formContent<{ approver?: string }>(event).approver ?? 'anonymous',
+            approvedBy: ({ event }) => event.content.approver ?? 'anonymous',
           }),
         },
         { target: 'rejected' },
@@ -189,26 +195,11 @@ export const shipReleaseMachine = setup({
   },
 });
 
-export const shipReleaseTool = defineTool({
+export const shipReleaseTool = ship.defineTool({
   name: 'ship-release',
   title: 'Ship a release (long-running)',
   description:
     'Builds a service version, asks for approval, bakes it in the canary for a while, then promotes it. Runs as a task: poll it with tasks/get, answer the approval with tasks/update, stop it with tasks/cancel.',
-  inputSchema: {
-    type: 'object',
-    properties: {
-      service: { type: 'string', minLength: 1, description: 'Service to release' },
-      version: { type: 'string', minLength: 1, description: 'Version to ship' },
-      bakeSeconds: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 7 * 24 * 3600,
-        description: 'How long to bake in the canary before promotion (default 1800)',
-      },
-    },
-    required: ['service', 'version'],
-    additionalProperties: false,
-  },
   annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   machine: shipReleaseMachine,
   task: 'required',

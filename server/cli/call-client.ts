@@ -6,7 +6,7 @@
  * extension, reading a JSON or an SSE response and handing each notification on as it arrives.
  */
 import type { HeaderParam } from '../engine/index.js';
-import { headerParamValue } from '../engine/index.js';
+import { headerParamValue } from '../http/header-params.js';
 
 export const CALL_PROTOCOL_VERSION = '2026-07-28';
 

@@ -11,7 +11,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
-import { createServer } from '../create-server.js';
+import { createMcpService } from '../create-mcp-service.js';
 import { stderrLogger, type KeyRing } from '../engine/index.js';
 import { originGuard } from '../http/index.js';
 import { checkSingleUseGuard, openHostWarning, originPolicyOf, securityOptions } from './security-options.js';
@@ -35,13 +35,12 @@ export async function stdioCommand(args: string[]): Promise<void> {
   // environment (spec, basic/authorization).
   const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
   await checkSingleUseGuard(options, stderrLogger);
-  // No HTTP here, so no docs pages (nor their start-up check).
-  const baton = createServer({
+  // The service alone: no HTTP app, so no docs pages (nor their start-up check).
+  const baton = createMcpService({
     ...catalogue,
     ...options,
     ...taskOptions(config, catalogue.tools),
     keyRing: config.keyRing,
-    docs: false,
   });
   const { dispatcher, legacy } = baton;
   const connection = serveStdio({

@@ -171,7 +171,7 @@ function taskBlocks(tool: ToolDefinition): Block[] {
   ];
 }
 
-function conversationBlocks(conversation: Conversation): Block[] {
+function conversationBlocks(conversation: Conversation, heading = 'Conversation'): Block[] {
   const rows = conversation.rounds.map((round, i) => {
     const answers = Object.entries(round.answers).map(([key, answer]) => `${key}: ${answerInline(answer)}`);
     const sends =
@@ -189,10 +189,14 @@ function conversationBlocks(conversation: Conversation): Block[] {
       ? [{ type: 'paragraph', content: ['The example was still asking when it was stopped.'] } as Block]
       : [];
   return [
-    { type: 'heading', text: 'Conversation' },
+    { type: 'heading', text: heading },
     {
       type: 'paragraph',
-      content: ['A real run of the example through the engine, answering every question as a cooperative user would.'],
+      content: [
+        heading === 'Conversation'
+          ? 'A real run of the example through the engine, answering every question as a cooperative user would.'
+          : "A real run through the engine with this example's arguments and answers.",
+      ],
     },
     { type: 'diagram', kind: 'sequence', source: toSequenceDiagram(conversation) },
     { type: 'table', header: ['round', 'client sends', 'Baton answers', 'then the user answers'], rows },
@@ -249,6 +253,22 @@ async function declineBlocks(flow: DocumentedFlow, happy: Conversation): Promise
   ];
 }
 
+/** The tool's further example runs (`examples`), each as its own conversation. */
+async function exampleBlocks(flow: DocumentedFlow): Promise<Block[]> {
+  if (flow.kind !== 'tool') return [];
+  const blocks: Block[] = [];
+  for (const example of flow.definition.examples ?? []) {
+    const definition = {
+      ...flow.definition,
+      ...(example.arguments ? { exampleArguments: example.arguments } : {}),
+      ...(example.answers ? { exampleAnswers: example.answers } : {}),
+    };
+    const conversation = await runConversation({ kind: 'tool', definition });
+    blocks.push(...conversationBlocks(conversation, `Example: ${example.title}`));
+  }
+  return blocks;
+}
+
 export async function flowPage(flow: DocumentedFlow): Promise<DocPage> {
   const conversation = await runConversation(flow);
   const title = flowTitle(flow);
@@ -264,6 +284,7 @@ export async function flowPage(flow: DocumentedFlow): Promise<DocPage> {
       ...stateBlocks(flow.definition.machine, conversation),
       ...(flow.kind === 'tool' ? taskBlocks(flow.definition) : []),
       ...conversationBlocks(conversation),
+      ...(await exampleBlocks(flow)),
       ...wireBlocks(conversation),
       ...(await declineBlocks(flow, conversation)),
     ],

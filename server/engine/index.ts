@@ -1,25 +1,5 @@
-/** The engine's public API: authoring helpers, the flow engine and its parts. No Koa, no JSON-RPC. */
-export {
-  askForm,
-  askRoots,
-  askSampling,
-  askUrl,
-  answerEvent,
-  formContent,
-  INPUT_TAG,
-  INPUT_META,
-  type AnswerEvent,
-  type FormAcceptEvent,
-  type DeclineEvent,
-  type CancelEvent,
-  type SamplingResultEvent,
-  type RootsResultEvent,
-  type Question,
-  type QuestionKind,
-  type FormSchema,
-} from './authoring/input-states.js';
-export { defineTool, type ToolDefinition, type ToolSpec, type ToolAnnotations } from './authoring/tool-definition.js';
-export type { FlowDefinition, FlowOptions } from './authoring/flow-definition.js';
+/** The engine's public API: the authoring API (authoring/index.ts), the flow engine and its parts. No Koa, no JSON-RPC. */
+export * from './authoring/index.js';
 export { ToolRegistry } from './catalogue/tool-registry.js';
 export { LiveToolRegistry, toolListChanges, type ToolListChanges } from './catalogue/live-tool-registry.js';
 export {
@@ -47,51 +27,19 @@ export {
   type ReplayGuard,
 } from './state/replay-guard.js';
 export { RedisReplayGuard, type RedisReplayGuardOptions } from './state/redis-replay-guard.js';
-export { SINGLE_USE_TAG } from './authoring/input-states.js';
 export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';
-export {
-  reportProgress,
-  PROGRESS_EVENT,
-  type ProgressReport,
-  type UnsupportedEvent,
-} from './authoring/input-states.js';
 export type { Progress } from './flow/flow-engine.js';
-export {
-  reportLog,
-  isLoggingLevel,
-  LOG_EVENT,
-  LOGGING_LEVELS,
-  type LogReport,
-  type LoggingLevel,
-} from './authoring/log-reports.js';
+export { isLoggingLevel } from './authoring/log-reports.js';
 export { runLiveFlow, type AnswerLive, type LiveAnswers } from './flow/live-flow.js';
-export { respondWith } from './authoring/instant-machine.js';
 export { machineProblems, type MachineCheckOptions } from './catalogue/machine-checks.js';
-export { withActorInputs, type ActorInput } from './authoring/machine-json.js';
-export {
-  definePrompt,
-  type PromptDefinition,
-  type PromptSpec,
-  type PromptArgument,
-  type Completions,
-} from './authoring/prompt-definition.js';
 export { PromptRegistry } from './catalogue/prompt-registry.js';
-export { toPromptResult, type PromptMessage, type PromptResult } from './flow/prompt-result.js';
-export {
-  defineResource,
-  defineResourceTemplate,
-  type ResourceDefinition,
-  type ResourceTemplateDefinition,
-} from './authoring/resource-definition.js';
+export { toPromptResult } from './flow/prompt-result.js';
 export { ResourceRegistry, type ResolvedResource } from './catalogue/resource-registry.js';
-export { toResourceContents, type ResourceContents } from './flow/resource-result.js';
+export { toResourceContents } from './flow/resource-result.js';
 export { parseUriTemplate, type UriTemplate } from './catalogue/uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
-export { findHeaderParams, headerMatchesValue, headerParamValue, type HeaderParam } from '../http/header-params.js';
+export { findHeaderParams, type HeaderParam } from './catalogue/header-param-schema.js';
 export {
-  idempotencyKey,
-  startsTask,
-  TASK_TAG,
   TaskManager,
   TaskRunner,
   MemoryTaskStore,
@@ -100,7 +48,6 @@ export {
   BullMqTaskQueue,
   declaresTasks,
   TASKS_EXTENSION,
-  type TaskSupport,
   type TaskStore,
   type TaskQueue,
   type TaskRecord,

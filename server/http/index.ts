@@ -31,3 +31,4 @@ export {
   serverTimeoutOptions,
   type ConnectionLimits,
 } from './connection-limits.js';
+export { headerMatchesValue, headerParamValue } from './header-params.js';

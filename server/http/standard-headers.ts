@@ -9,7 +9,8 @@
  * HTTP 400.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { headerMatchesValue, headerParamValue, type HeaderParam } from '../engine/index.js';
+import type { HeaderParam } from '../engine/index.js';
+import { headerMatchesValue, headerParamValue } from './header-params.js';
 import { headerMismatch, type JsonRpcRequest, type RequestMeta } from '../protocol/index.js';
 
 const NAME_SOURCE: Record<string, 'name' | 'uri' | 'taskId'> = {

@@ -18,3 +18,4 @@ export {
 export { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
 export { pathProblem, walkPath, walkPaths, type WalkOptions, type WalkedPath } from './walk-paths.js';
 export { describePaths, type DescribePathsOptions } from './describe-paths.js';
+export { testKeyRing } from './test-key-ring.js';

@@ -10,6 +10,7 @@ import {
 } from '../../server/diagrams/index.js';
 import { defineTool, respondWith } from '../../server/engine/index.js';
 import { releaseTool } from '../../machines/examples/release.js';
+import { provisionDatabaseTool } from '../../machines/examples/provision-database.js';
 import { collectFeedbackTool } from '../../machines/examples/collect-feedback.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 
@@ -19,6 +20,24 @@ function headings(page: DocPage): string[] {
 
 describe('doc pages', () => {
   const site = new DocsSite({ tools: [releaseTool, collectFeedbackTool] });
+
+  describe('a tool with further example runs (examples: [...])', () => {
+    it('shows each run as its own conversation after the main one, with its own answers', async () => {
+      const page = (await new DocsSite({ tools: [provisionDatabaseTool] }).page('tool', 'provision-database'))!;
+      const title = provisionDatabaseTool.examples![0]!.title;
+      const order = ['Conversation', `Example: ${title}`, 'First round on the wire'].map((h) =>
+        headings(page).indexOf(h),
+      );
+      expect(order[0]).to.be.greaterThan(-1);
+      expect(order).to.deep.equal([...order].sort((a, b) => a - b));
+      const at = page.blocks.findIndex((b) => b.type === 'heading' && b.text === `Example: ${title}`);
+      const diagram = page.blocks.slice(at).find((b) => b.type === 'diagram');
+      expect(diagram).to.include({ kind: 'sequence' });
+      // The example's second region answer is asked for only because its first was refused.
+      expect(diagram && diagram.type === 'diagram' && diagram.source).to.include('accept {"region":"eu-west"}');
+      expect(diagram && diagram.type === 'diagram' && diagram.source).to.include('Large databases are not offered');
+    });
+  });
 
   describe('a tool page', () => {
     let page: DocPage;

@@ -116,10 +116,12 @@ describe('served docs in a real browser', function () {
     for (const flow of flows) {
       const url = `${server.origin}${pagePath({ kind: flow.kind, slug: flowSlug(flow) }, '/docs')}`;
       const diagrams = await open(page, url);
+      // One sequence diagram for the main run, and one for each further example run.
+      const runs = 1 + (flow.kind === 'tool' ? (flow.definition.examples?.length ?? 0) : 0);
       expect(
         diagrams.map((d) => d.kind),
         url,
-      ).to.deep.equal(['state', 'sequence']);
+      ).to.deep.equal(['state', ...Array<string>(runs).fill('sequence')]);
       for (const diagram of diagrams) {
         expect(diagram.error, `${url} ${diagram.kind}`).to.equal(undefined);
         expect(diagram.rendered, `${url} ${diagram.kind}`).to.equal('ok');

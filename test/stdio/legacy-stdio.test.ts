@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
-import { createServer } from '../../server/create-server.js';
+import { createMcpService } from '../../server/create-mcp-service.js';
 import { silentLogger } from '../../server/engine/index.js';
 import { serveStdio, type StdioConnection } from '../../server/stdio/index.js';
 import { countingRelease } from '../helpers/counting-release.js';
@@ -22,7 +22,7 @@ describe('serveStdio: 2025-11-25 sessions', () => {
 
   function start(capabilities: Record<string, unknown> = { elicitation: {} }) {
     const release = countingRelease();
-    const { dispatcher, legacy } = createServer({
+    const { dispatcher, legacy } = createMcpService({
       tools: [release.tool],
       keyRing: testKeyRing(),
       logger: silentLogger,

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { assign, fromPromise, setup } from 'xstate';
 import { testToolWithProgress } from '../../machines/conformance/test-tool-with-progress.js';
 import { releaseTool } from '../../machines/examples/release.js';
-import { createServer } from '../../server/create-server.js';
+import { createMcpService } from '../../server/create-mcp-service.js';
 import { defineTool, silentLogger } from '../../server/engine/index.js';
 import {
   principalFromEnvironment,
@@ -67,12 +67,10 @@ describe('serveStdio', () => {
   const connections: StdioConnection[] = [];
 
   function start(options: Partial<StdioOptions> = {}, keyRing = testKeyRing()) {
-    const { dispatcher } = createServer({
+    const { dispatcher } = createMcpService({
       tools: [releaseTool, testToolWithProgress, slowTool],
       keyRing,
       logger: silentLogger,
-      // As `baton stdio`: no HTTP, so no docs pages.
-      docs: false,
     });
     const input = new PassThrough();
     const output = new PassThrough();

@@ -15,6 +15,16 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** One more example run for the docs: its own arguments and answers, shown as its own conversation. */
+export interface ToolExample {
+  /** What the run shows, e.g. "a large database in ap-south is refused, then placed in eu-west". */
+  title: string;
+  /** The call's arguments (default: `exampleArguments`). */
+  arguments?: Record<string, unknown>;
+  /** Answers by question key, as `exampleAnswers` (default: `exampleAnswers`, then the schema). */
+  answers?: Record<string, unknown>;
+}
+
 export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> extends FlowOptions {
   /** 1-128 characters of A-Z a-z 0-9 _ - . (spec, server/tools "Tool names"). */
   name: string;
@@ -37,6 +47,8 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
    * one per time the question is asked). Questions not listed are answered from their schema.
    */
   exampleAnswers?: Record<string, unknown>;
+  /** Further example runs, each shown on the tool's docs page after the main one. */
+  examples?: ToolExample[];
   /**
    * Stand-ins for invoked actors, by name, when the docs run the example (`machine.provide`). The
    * docs really run the happy path, so give one for every actor with an effect that must not

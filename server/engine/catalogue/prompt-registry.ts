@@ -1,40 +1,44 @@
-/** The prompts a server serves, checked at start-up like tools. */
-import { ConfigurationError } from '../configuration-error.js';
+/** The prompts a server serves, checked at start-up like tools (catalogue.ts). */
+import { Catalogue, PRIMITIVE_NAME } from './catalogue.js';
 import { machineProblems } from './machine-checks.js';
 import type { PromptDefinition } from '../authoring/prompt-definition.js';
 
-const PROMPT_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+function promptProblems(prompt: PromptDefinition): string[] {
+  const label = `prompt "${prompt.name}"`;
+  const problems: string[] = [];
+  if (!PRIMITIVE_NAME.test(prompt.name ?? ''))
+    problems.push(`${label}: names are 1-128 characters of A-Z a-z 0-9 _ - .`);
+  if (!prompt.description) problems.push(`${label}: give it a description; clients show it.`);
+  const names = (prompt.arguments ?? []).map((a) => a.name);
+  if (new Set(names).size !== names.length) problems.push(`${label}: two arguments share a name.`);
+  return [...problems, ...machineProblems(label, prompt.machine, prompt.exampleArguments)];
+}
 
 export class PromptRegistry {
-  readonly #prompts = new Map<string, PromptDefinition>();
+  readonly #catalogue: Catalogue<PromptDefinition>;
 
   constructor(prompts: PromptDefinition[]) {
-    const problems: string[] = [];
-    for (const prompt of prompts) {
-      const label = `prompt "${prompt.name}"`;
-      if (!PROMPT_NAME.test(prompt.name ?? ''))
-        problems.push(`${label}: names are 1-128 characters of A-Z a-z 0-9 _ - .`);
-      if (this.#prompts.has(prompt.name)) problems.push(`${label}: defined twice; prompt names must be unique.`);
-      if (!prompt.description) problems.push(`${label}: give it a description; clients show it.`);
-      const names = (prompt.arguments ?? []).map((a) => a.name);
-      if (new Set(names).size !== names.length) problems.push(`${label}: two arguments share a name.`);
-      problems.push(...machineProblems(label, prompt.machine, prompt.exampleArguments));
-      this.#prompts.set(prompt.name, prompt);
-    }
-    if (problems.length > 0)
-      throw new ConfigurationError(`Baton cannot serve these prompts:\n  - ${problems.join('\n  - ')}`);
+    this.#catalogue = new Catalogue(
+      {
+        plural: 'prompts',
+        keyOf: (prompt) => prompt.name,
+        labelOf: (prompt) => `prompt "${prompt.name}"`,
+        problemsOf: promptProblems,
+      },
+      prompts,
+    );
   }
 
   get size(): number {
-    return this.#prompts.size;
+    return this.#catalogue.size;
   }
 
   list(): PromptDefinition[] {
-    return [...this.#prompts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return this.#catalogue.list();
   }
 
   get(name: string): PromptDefinition | undefined {
-    return this.#prompts.get(name);
+    return this.#catalogue.get(name);
   }
 
   /**

@@ -1,8 +1,8 @@
 /**
- * The resources and resource templates a server serves. A read URI resolves to a fixed resource
- * first, then to the first template that matches it.
+ * The resources and resource templates a server serves (catalogue.ts). A read URI resolves to a
+ * fixed resource first, then to the first template that matches it, in the order given.
  */
-import { ConfigurationError } from '../configuration-error.js';
+import { Catalogue } from './catalogue.js';
 import { machineProblems } from './machine-checks.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../authoring/resource-definition.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
@@ -13,40 +13,56 @@ export interface ResolvedResource {
   input: Record<string, string>;
 }
 
-export class ResourceRegistry {
-  readonly #resources = new Map<string, ResourceDefinition>();
-  readonly #templates: Array<{ definition: ResourceTemplateDefinition; parsed: UriTemplate }> = [];
+type Entry = ResourceDefinition | ResourceTemplateDefinition;
 
-  constructor(entries: Array<ResourceDefinition | ResourceTemplateDefinition>) {
-    const problems: string[] = [];
-    for (const entry of entries) {
-      if (entry.kind === 'resource') {
-        const label = `resource "${entry.uri}"`;
-        if (!URL.canParse(entry.uri)) problems.push(`${label}: the uri is not a valid URI.`);
-        if (this.#resources.has(entry.uri)) problems.push(`${label}: defined twice.`);
-        if (!entry.name) problems.push(`${label}: give it a name.`);
-        problems.push(...machineProblems(label, entry.machine, { uri: entry.uri }));
-        this.#resources.set(entry.uri, entry);
-      } else {
-        const label = `resource template "${entry.uriTemplate}"`;
-        const parsed = parseUriTemplate(entry.uriTemplate);
-        if (parsed.variables.length === 0) problems.push(`${label}: has no {variables}; define a resource instead.`);
-        if (!entry.name) problems.push(`${label}: give it a name.`);
-        problems.push(...machineProblems(label, entry.machine));
-        this.#templates.push({ definition: entry, parsed });
-      }
-    }
-    if (problems.length > 0) {
-      throw new ConfigurationError(`Baton cannot serve these resources:\n  - ${problems.join('\n  - ')}`);
-    }
+const labelOf = (entry: Entry) =>
+  entry.kind === 'resource' ? `resource "${entry.uri}"` : `resource template "${entry.uriTemplate}"`;
+
+function resourceProblems(entry: Entry): string[] {
+  const label = labelOf(entry);
+  const problems: string[] = [];
+  if (!entry.name) problems.push(`${label}: give it a name.`);
+  if (entry.kind === 'resource') {
+    if (!URL.canParse(entry.uri)) problems.push(`${label}: the uri is not a valid URI.`);
+    return [...problems, ...machineProblems(label, entry.machine, { uri: entry.uri })];
+  }
+  if (parseUriTemplate(entry.uriTemplate).variables.length === 0) {
+    problems.push(`${label}: has no {variables}; define a resource instead.`);
+  }
+  return [...problems, ...machineProblems(label, entry.machine)];
+}
+
+export class ResourceRegistry {
+  readonly #catalogue: Catalogue<Entry>;
+  readonly #resources: Catalogue<ResourceDefinition>;
+  readonly #templates: Array<{ definition: ResourceTemplateDefinition; parsed: UriTemplate }>;
+
+  constructor(entries: Entry[]) {
+    this.#catalogue = new Catalogue<Entry>(
+      {
+        plural: 'resources',
+        keyOf: (entry) => (entry.kind === 'resource' ? entry.uri : entry.uriTemplate),
+        labelOf,
+        problemsOf: resourceProblems,
+      },
+      entries,
+    );
+    const all = this.#catalogue.inOrder();
+    this.#resources = new Catalogue<ResourceDefinition>(
+      { plural: 'resources', keyOf: (r) => r.uri, labelOf, problemsOf: () => [] },
+      all.filter((entry): entry is ResourceDefinition => entry.kind === 'resource'),
+    );
+    this.#templates = all
+      .filter((entry): entry is ResourceTemplateDefinition => entry.kind === 'template')
+      .map((definition) => ({ definition, parsed: parseUriTemplate(definition.uriTemplate) }));
   }
 
   get size(): number {
-    return this.#resources.size + this.#templates.length;
+    return this.#catalogue.size;
   }
 
   resources(): ResourceDefinition[] {
-    return [...this.#resources.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    return this.#resources.list();
   }
 
   templates(): ResourceTemplateDefinition[] {
@@ -54,7 +70,8 @@ export class ResourceRegistry {
   }
 
   template(uriTemplate: string): ResourceTemplateDefinition | undefined {
-    return this.#templates.find((t) => t.definition.uriTemplate === uriTemplate)?.definition;
+    const entry = this.#catalogue.get(uriTemplate);
+    return entry?.kind === 'template' ? entry : undefined;
   }
 
   resolve(uri: string): ResolvedResource | undefined {

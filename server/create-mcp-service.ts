@@ -1,0 +1,167 @@
+/**
+ * The transport-free service: the catalogue (tools, prompts, resources, checked at start-up), the
+ * flow engine, tasks, and the dispatcher that answers one MCP message at a time. HTTP
+ * (`createServer`, Koa) and stdio (`serveStdio`) both sit on it; nothing here knows about either.
+ */
+import {
+  checkToolEffects,
+  FlowEngine,
+  MemoryTaskQueue,
+  MemoryTaskStore,
+  PromptRegistry,
+  ResourceRegistry,
+  stderrLogger,
+  TaskManager,
+  TaskRunner,
+  ToolRegistry,
+  LiveToolRegistry,
+  type FlowEngineOptions,
+  type KeyRing,
+  type Logger,
+  type PromptDefinition,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+  type TaskQueue,
+  type TaskStore,
+  type ToolDefinition,
+} from './engine/index.js';
+import { JsonSchemaValidator } from './engine/json-schema-validator.js';
+import {
+  createMcpDispatcher,
+  LegacyService,
+  type LegacyServiceOptions,
+  type McpDispatcher,
+  type ServerInfo,
+} from './protocol/index.js';
+import { BATON_VERSION } from './version.js';
+
+/** Where tasks live and run (docs/tasks.md). Defaults: this process's memory, one instance. */
+export interface TaskOptions {
+  store?: TaskStore;
+  queue?: TaskQueue;
+  /** ttlMs of a new task (BATON_TASK_TTL, in seconds there). Default 24 h. */
+  ttlMs?: number;
+  /** pollIntervalMs suggested to clients (BATON_TASK_POLL_MS). Default 1 s. */
+  pollIntervalMs?: number;
+  /** Longest one step of a task may run (BATON_TASK_STEP_BUDGET_MS). Default 1 h. */
+  stepBudgetMs?: number;
+}
+
+export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
+  tools: ToolDefinition[];
+  /**
+   * The tool list may change while serving (`baton dev`): `registry` is then a LiveToolRegistry,
+   * `tools.listChanged` is advertised and subscriptions/listen streams each change.
+   */
+  liveTools?: boolean;
+  prompts?: PromptDefinition[];
+  resources?: Array<ResourceDefinition | ResourceTemplateDefinition>;
+  keyRing: KeyRing;
+  logger?: Logger;
+  serverInfo?: ServerInfo;
+  instructions?: string;
+  pageSize?: number;
+  /** Tasks, for tools with a `task` option (docs/tasks.md). */
+  tasks?: TaskOptions;
+  /**
+   * Whether the generated docs will run each tool's example (HTTP serves them at GET /docs): then
+   * every effect needs a stand-in, checked at start-up (effect-checks.ts). Default: off.
+   */
+  docs?: boolean;
+  /**
+   * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
+   * server-to-client requests). Default: on; `false` serves 2026-07-28 only.
+   */
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
+}
+
+export interface McpService {
+  dispatcher: McpDispatcher;
+  engine: FlowEngine;
+  registry: ToolRegistry;
+  /** Present when some tool may run as a task. */
+  tasks?: TaskManager;
+  /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
+  legacy: LegacyService | undefined;
+  logger: Logger;
+  /** Stops running task steps and closes the task store and queue. */
+  close(): Promise<void>;
+}
+
+/** The task manager and the runner that works its queue, when some tool may run as a task. */
+function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: FlowEngine, logger: Logger) {
+  if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
+  const clock = options.clock ?? Date.now;
+  const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
+  const queue = options.tasks?.queue ?? new MemoryTaskQueue();
+  const versionOf = (machine: Parameters<FlowEngine['versionOf']>[0]) => engine.versionOf(machine);
+  const manager = new TaskManager({
+    store,
+    queue,
+    versionOf,
+    clock,
+    ...(options.randomBytes ? { randomBytes: options.randomBytes } : {}),
+    ...(options.tasks?.ttlMs ? { ttlMs: options.tasks.ttlMs } : {}),
+    ...(options.tasks?.pollIntervalMs ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
+  });
+  const runner = new TaskRunner({
+    store,
+    queue,
+    tools: registry,
+    versionOf,
+    validator: new JsonSchemaValidator(),
+    clock,
+    logger,
+    ...(options.tasks?.stepBudgetMs ? { stepBudgetMs: options.tasks.stepBudgetMs } : {}),
+  });
+  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
+  const close = async () => {
+    runner.close();
+    await queue.close();
+    await store.close();
+  };
+  return { manager, close };
+}
+
+export function createMcpService(options: McpServiceOptions): McpService {
+  const logger = options.logger ?? stderrLogger;
+  const registry = options.liveTools ? new LiveToolRegistry(options.tools) : new ToolRegistry(options.tools);
+  for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
+  checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
+  const engine = new FlowEngine({ ...options, logger });
+  const tasks = startTasks(options, registry, engine, logger);
+  const dispatcher = createMcpDispatcher({
+    serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
+    tools: registry,
+    prompts: new PromptRegistry(options.prompts ?? []),
+    resources: new ResourceRegistry(options.resources ?? []),
+    engine,
+    logger,
+    ...(tasks ? { tasks: tasks.manager } : {}),
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+  });
+  const legacy =
+    options.legacy === false
+      ? undefined
+      : new LegacyService({
+          ...(typeof options.legacy === 'object' ? options.legacy : {}),
+          dispatcher,
+          keyRing: options.keyRing,
+          logger,
+          ...(options.clock ? { clock: options.clock } : {}),
+          ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
+          ...(options.instructions ? { instructions: options.instructions } : {}),
+        });
+  return {
+    dispatcher,
+    engine,
+    registry,
+    logger,
+    legacy,
+    ...(tasks ? { tasks: tasks.manager } : {}),
+    close: async () => {
+      await tasks?.close();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * `ask.<key>(…)` of `toolSetup`: one builder per declared question, whose handlers are typed by
+ * the machine's own setup (the answer event of that key, the context, the named actions and
+ * guards), and whose targets stay literal so `createMachine` can check them (target-checks.ts).
+ */
+import { askForm, askRoots, askSampling, askUrl } from './input-states.js';
+import type { QuestionSpec } from './question-specs.js';
+
+/** Any XState setup: what the types below read a machine config's shape from. */
+export interface MachineSetup {
+  createMachine: (config: any) => any;
+}
+export type ConfigOf<S extends MachineSetup> = Parameters<S['createMachine']>[0];
+type OnOf<S extends MachineSetup> = NonNullable<ConfigOf<S>['on']>;
+/** One transition config for event `E`, as the setup types it. */
+type Single<S extends MachineSetup, E extends string> = Exclude<
+  Extract<NonNullable<OnOf<S>[E & keyof OnOf<S>]>, object>,
+  readonly unknown[]
+>;
+
+/** Where an answer goes: a target, a transition, or guarded transitions (first match wins). */
+type Handler<TSingle, TTarget extends string> =
+  TTarget | (TSingle & { target?: TTarget }) | ReadonlyArray<TSingle & { target?: TTarget }>;
+
+interface AskOptions {
+  /** The answer commits an effect: this state's sealed state is accepted once only. */
+  singleUse?: boolean;
+}
+
+/**
+ * What `ask.<key>` returns, as far as the machine's types see it: the answer events it handles
+ * and the targets they go to (checked by `createMachine`). At run time it is the full state node.
+ */
+export interface InputState<TEventType extends string, TTarget extends string> {
+  tags: string[];
+  meta: Record<string, unknown>;
+  on: { [E in TEventType]: TTarget };
+}
+
+export type AskFor<S extends MachineSetup, K extends string, Q> = Q extends { kind: 'form' | 'url' }
+  ? <const TA extends string = never, const TD extends string = never, const TC extends string = never>(
+      handlers: AskOptions & {
+        onAccept: Handler<Single<S, `answer.${K}.accept`>, TA>;
+        /** Declining is an ordinary outcome: say where it goes. */
+        onDecline: Handler<Single<S, `answer.${K}.decline`>, TD>;
+        /** Defaults to `onDecline`. */
+        onCancel?: Handler<Single<S, `answer.${K}.cancel`>, TC>;
+        /** Where to go when the client cannot be asked (no capability); else the call is refused. */
+        onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TC>;
+      },
+    ) => InputState<`answer.${K}.${'accept' | 'decline' | 'cancel'}`, TA | TD | TC>
+  : <const TR extends string = never, const TU extends string = never>(
+      handlers: AskOptions & {
+        onResult: Handler<Single<S, `answer.${K}.result`>, TR>;
+        onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TU>;
+      },
+    ) => InputState<`answer.${K}.result`, TR | TU>;
+
+export type AskBuilders<S extends MachineSetup, TQuestions> = {
+  [K in keyof TQuestions & string]: AskFor<S, K, TQuestions[K]>;
+};
+
+/** The builders at run time: each writes the state node the ask… helper of its kind writes. */
+export function askBuilders(questions: Record<string, QuestionSpec>): Record<string, (handlers: any) => unknown> {
+  const builders: Record<string, (handlers: any) => unknown> = {};
+  for (const [key, question] of Object.entries(questions)) {
+    builders[key] = (handlers) => {
+      if (question.kind === 'form') {
+        return askForm({ ...question, notSecret: question.notSecret && [...question.notSecret], key, ...handlers });
+      }
+      if (question.kind === 'url') return askUrl({ ...question, key, ...handlers });
+      if (question.kind === 'sampling') return askSampling({ ...question, key, ...handlers });
+      return askRoots({ key, ...handlers });
+    };
+  }
+  return builders;
+}

@@ -1,0 +1,69 @@
+/**
+ * The authoring API, and all of it: what a tool author imports (the `baton` package entry).
+ * Types and XState only: importing it loads no Redis, BullMQ, Koa, ajv or crypto.
+ */
+export { toolSetup, type ToolSetup, type ToolSetupSpec } from './tool-setup.js';
+export type { AskBuilders, AskFor, InputState } from './ask-builders.js';
+export type {
+  AnswerEventsOf,
+  FormContentOf,
+  FormSpec,
+  FromObjectSchema,
+  ObjectSchema,
+  QuestionSpec,
+  RootsSpec,
+  SamplingResult,
+  SamplingSpec,
+  UrlSpec,
+} from './question-specs.js';
+export {
+  askForm,
+  askRoots,
+  askSampling,
+  askUrl,
+  answerEvent,
+  formContent,
+  reportProgress,
+  INPUT_TAG,
+  INPUT_META,
+  PROGRESS_EVENT,
+  SINGLE_USE_TAG,
+  type AnswerEvent,
+  type CancelEvent,
+  type DeclineEvent,
+  type FormAcceptEvent,
+  type FormSchema,
+  type ProgressReport,
+  type Question,
+  type QuestionKind,
+  type RootsResultEvent,
+  type SamplingResultEvent,
+  type UnsupportedEvent,
+} from './input-states.js';
+export {
+  defineTool,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolExample,
+  type ToolSpec,
+} from './tool-definition.js';
+export {
+  definePrompt,
+  type Completions,
+  type PromptArgument,
+  type PromptDefinition,
+  type PromptSpec,
+} from './prompt-definition.js';
+export {
+  defineResource,
+  defineResourceTemplate,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+} from './resource-definition.js';
+export type { FlowDefinition, FlowOptions } from './flow-definition.js';
+export { reportLog, LOG_EVENT, LOGGING_LEVELS, type LogReport, type LoggingLevel } from './log-reports.js';
+export { respondWith } from './instant-machine.js';
+export { withActorInputs, type ActorInput } from './machine-json.js';
+export { idempotencyKey, startsTask, TASK_TAG, type TaskSupport } from './task-authoring.js';
+export type { PromptMessage, PromptResult } from '../flow/prompt-result.js';
+export type { ResourceContents } from '../flow/resource-result.js';

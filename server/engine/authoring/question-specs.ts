@@ -1,0 +1,66 @@
+/**
+ * Questions declared once, by key, for `toolSetup` (tool-setup.ts), and the answer events the
+ * machine receives for them, typed from each question's JSON Schema with json-schema-to-ts
+ * (`FromSchema`, types only: nothing of it runs). Declaring a question names its key once: the
+ * record key is the key on the wire, in the event names, and in `ask.<key>(…)`.
+ */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Values } from 'xstate';
+
+type Computed<T, TContext> = T | ((args: { context: TContext }) => T);
+
+/** A JSON Schema object (form schemas, tool schemas) as a literal, so its type can be read. */
+export type ObjectSchema = Exclude<JSONSchema, boolean> & { type: 'object' };
+
+export interface FormSpec<TContext = any> {
+  kind: 'form';
+  message: Computed<string, TContext>;
+  /** A flat object schema (spec, elicitation `requestedSchema`); the answer content is typed from it. */
+  schema: Computed<ObjectSchema, TContext>;
+  /** Fields named like secrets that are not (`tokenCount`); see secret-fields.ts. */
+  notSecret?: readonly string[];
+}
+export interface UrlSpec<TContext = any> {
+  kind: 'url';
+  message: Computed<string, TContext>;
+  /** A function also gets `pageRef`, the sealed reference the page checks (page-reference.ts). */
+  url: string | ((args: { context: TContext; pageRef: string }) => string);
+  subject?: Computed<string, TContext>;
+}
+export interface SamplingSpec<TContext = any> {
+  kind: 'sampling';
+  request: Computed<Record<string, unknown>, TContext>;
+}
+export interface RootsSpec {
+  kind: 'roots';
+}
+export type QuestionSpec<TContext = any> = FormSpec<TContext> | UrlSpec<TContext> | SamplingSpec<TContext> | RootsSpec;
+
+type Resolved<T> = T extends (...args: any[]) => infer R ? R : T;
+/** The content of an accepted form answer: what its schema admits (already validated by the engine). */
+export type FormContentOf<Q> = Q extends { schema: infer S } ? FromObjectSchema<Resolved<S>> : never;
+
+export interface SamplingResult {
+  role: string;
+  content: unknown;
+  model: string;
+  stopReason?: string;
+}
+
+type EventsFor<K extends string, Q> = Q extends { kind: 'form' | 'url' }
+  ? | (Q extends { kind: 'form' }
+        ? { type: `answer.${K}.accept`; content: FormContentOf<Q> }
+        : { type: `answer.${K}.accept` })
+    | { type: `answer.${K}.decline` }
+    | { type: `answer.${K}.cancel` }
+    | { type: `answer.${K}.unsupported` }
+  : Q extends { kind: 'sampling' }
+    ? { type: `answer.${K}.result`; result: SamplingResult } | { type: `answer.${K}.unsupported` }
+    : | { type: `answer.${K}.result`; roots: Array<{ uri: string; name?: string }> }
+      | { type: `answer.${K}.unsupported` };
+
+/** Every event the machine can receive from the answers to `TQuestions`. */
+export type AnswerEventsOf<TQuestions> = Values<{ [K in keyof TQuestions & string]: EventsFor<K, TQuestions[K]> }>;
+
+/** The value an object schema admits (tool arguments from `inputSchema`). */
+export type FromObjectSchema<S> = S extends JSONSchema ? FromSchema<S> : never;

@@ -1,0 +1,178 @@
+/**
+ * `toolSetup`: XState's `setup` for a tool, with the tool's own types bound in. Declare the
+ * questions once (by key, each with its schema) and the input schema; then
+ *
+ * - `ask.<key>({ onAccept, onDecline })` builds the input state, and `event.content` in its
+ *   handlers is typed from the question's schema;
+ * - `createMachine` types `input` from `inputSchema`, checks every target and event name
+ *   (target-checks.ts), and supplies the root `output` (the final state's output is the result);
+ * - `defineTool` takes the schemas from here, so nothing is written twice.
+ *
+ * Everything else (`actions`, `guards`, `actors`, `delays`, `assign`, …) is XState's own.
+ */
+import {
+  setup,
+  type ActionFunction,
+  type AnyStateMachine,
+  type DelayConfig,
+  type EventObject,
+  type GuardPredicate,
+  type MachineContext,
+  type MetaObject,
+  type ParameterizedObject,
+  type SetupReturn,
+  type UnknownActorLogic,
+  type Values,
+} from 'xstate';
+import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
+import type { AnswerEventsOf, FromObjectSchema, ObjectSchema, QuestionSpec } from './question-specs.js';
+import type { CheckNode } from './target-checks.js';
+import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
+
+type Params = Record<string, ParameterizedObject['params'] | undefined>;
+/** XState's own default for "none given" (`{}`), spelled so the linter accepts it. */
+type None = Record<never, never>;
+type ToParameterized<T extends Params> = Values<{ [K in keyof T as K & string]: { type: K & string; params: T[K] } }>;
+type ToProvidedActor<TActors extends Record<string, UnknownActorLogic>> = Values<{
+  [K in keyof TActors as K & string]: { src: K & string; logic: TActors[K]; id: string | undefined };
+}>;
+
+export interface ToolSetupSpec<
+  TQuestions,
+  TInputSchema,
+  TContext extends MachineContext,
+  TEvent extends EventObject,
+  TActors extends Record<string, UnknownActorLogic>,
+  TActions extends Params,
+  TGuards extends Params,
+  TDelay extends string,
+> {
+  /** JSON Schema (2020-12) of the arguments, `type: "object"` at the root; the machine's input is typed from it. */
+  inputSchema: TInputSchema;
+  outputSchema?: ObjectSchema;
+  /** Every question the machine asks, by key. */
+  questions: TQuestions;
+  /** The context's type (`{} as { context: … }`), and events of your own besides the answers. */
+  types?: { context?: TContext; events?: TEvent };
+  actors?: TActors;
+  actions?: {
+    [K in keyof TActions]: ActionFunction<
+      TContext,
+      AnswerEventsOf<TQuestions> | TEvent,
+      AnswerEventsOf<TQuestions> | TEvent,
+      TActions[K],
+      ToProvidedActor<TActors>,
+      ToParameterized<TActions>,
+      ToParameterized<TGuards>,
+      TDelay,
+      EventObject
+    >;
+  };
+  guards?: {
+    [K in keyof TGuards]: GuardPredicate<
+      TContext,
+      AnswerEventsOf<TQuestions> | TEvent,
+      TGuards[K],
+      ToParameterized<TGuards>
+    >;
+  };
+  delays?: {
+    [K in TDelay]: DelayConfig<
+      TContext,
+      AnswerEventsOf<TQuestions> | TEvent,
+      ToParameterized<TActions>['params'],
+      TEvent
+    >;
+  };
+}
+
+const rootOutput = ({ event }: { event: { output?: unknown } }) => event.output;
+
+/** XState's setup, typed for the tool (what `toolSetup` builds on). */
+type BaseSetup<
+  TContext extends MachineContext,
+  TEvents extends EventObject,
+  TActors extends Record<string, UnknownActorLogic>,
+  TActions extends Params,
+  TGuards extends Params,
+  TDelay extends string,
+  TInput,
+> = SetupReturn<
+  TContext,
+  TEvents,
+  TActors,
+  None,
+  TActions,
+  TGuards,
+  TDelay,
+  string,
+  TInput,
+  unknown,
+  EventObject,
+  MetaObject
+>;
+
+/** What `toolSetup` returns: XState's setup, with `ask`, a checked `createMachine`, and `defineTool`. */
+export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType extends string> = Omit<
+  S,
+  'createMachine'
+> & {
+  /** One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`. */
+  ask: AskBuilders<S, TQuestions>;
+  /**
+   * XState's `createMachine`, with targets and event names checked and the root `output`
+   * supplied (the final state's output becomes the tool result) unless the config gives one.
+   */
+  createMachine<const TConfig extends ConfigOf<S>>(
+    config: TConfig & NoInfer<CheckNode<TConfig, never, TEventType>>,
+  ): ReturnType<S['createMachine']>;
+  /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
+  defineTool(
+    tool: Omit<ToolSpec, 'inputSchema' | 'outputSchema' | 'exampleArguments' | 'exampleAnswers' | 'examples'> & {
+      machine: AnyStateMachine;
+      exampleArguments?: TInput;
+      exampleAnswers?: { [K in keyof TQuestions]?: unknown };
+      examples?: Array<{ title: string; arguments?: TInput; answers?: { [K in keyof TQuestions]?: unknown } }>;
+    },
+  ): ToolDefinition;
+};
+
+export function toolSetup<
+  const TQuestions extends Record<string, QuestionSpec<TContext>>,
+  const TInputSchema extends ObjectSchema,
+  TContext extends MachineContext = Record<string, never>,
+  TEvent extends EventObject = never,
+  TActors extends Record<string, UnknownActorLogic> = None,
+  TActions extends Params = None,
+  TGuards extends Params = None,
+  TDelay extends string = never,
+>(
+  spec: ToolSetupSpec<TQuestions, TInputSchema, TContext, TEvent, TActors, TActions, TGuards, TDelay>,
+): ToolSetup<
+  BaseSetup<
+    TContext,
+    AnswerEventsOf<TQuestions> | TEvent,
+    TActors,
+    TActions,
+    TGuards,
+    TDelay,
+    FromObjectSchema<TInputSchema>
+  >,
+  TQuestions,
+  FromObjectSchema<TInputSchema>,
+  (AnswerEventsOf<TQuestions> | TEvent)['type']
+> {
+  const { inputSchema, outputSchema, questions, ...rest } = spec;
+  const base = setup(rest as Parameters<typeof setup>[0]);
+  return {
+    ...base,
+    ask: askBuilders(questions as Record<string, QuestionSpec>) as never,
+    createMachine: (config: object) => base.createMachine({ output: rootOutput, ...config } as never) as never,
+    defineTool: (tool: Omit<ToolSpec, 'inputSchema'>) =>
+      defineTool({
+        ...tool,
+        inputSchema: inputSchema as Record<string, unknown>,
+        ...(outputSchema ? { outputSchema: outputSchema as Record<string, unknown> } : {}),
+      } as ToolSpec),
+  } as never;
+}

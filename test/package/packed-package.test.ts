@@ -1,0 +1,180 @@
+/**
+ * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project
+ * outside the repository, a tool written against `baton` compiled with `tsc --strict`, served
+ * with `baton/server`, and one flow completed with the official client. Slow (a build and an
+ * install; the npm cache makes the install quick after the first run).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { expect } from 'chai';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** The first tool of docs/authoring.md, as written there, so the page cannot drift from the package. */
+const GREET_TOOL = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'authoring.md'), 'utf8'))![1]!;
+
+/** The project's server, in TypeScript too, so baton/server's declarations are checked as well. */
+const SERVE = `import { serve } from 'baton/server';
+import { testKeyRing } from 'baton/testing';
+import { greetTool } from './greet.js';
+
+const serving = await serve({ tools: [greetTool], keyRing: testKeyRing(), port: 0, docs: false });
+process.stdout.write(serving.url + '\\n');
+process.once('SIGTERM', () => void serving.close().then(() => process.exit(0)));
+`;
+
+/** Every module the file imports, following relative imports; returns the bare specifiers. */
+function bareImports(entry: string, seen = new Set<string>(), bare = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return bare;
+  seen.add(entry);
+  const source = readFileSync(entry, 'utf8');
+  for (const [, specifier] of source.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
+    if (specifier!.startsWith('.')) bareImports(resolve(dirname(entry), specifier!), seen, bare);
+    else bare.add(specifier!);
+  }
+  for (const [, specifier] of source.matchAll(/(?:^|\n)\s*import\s*['"]([^'"]+)['"]/g)) bare.add(specifier!);
+  return bare;
+}
+
+describe('the packed package (npm pack, installed into a fresh project)', function () {
+  this.timeout(300_000);
+  let work: string;
+  let project: string;
+  let server: ChildProcess | undefined;
+
+  before(function () {
+    work = mkdtempSync(join(tmpdir(), 'baton-pack-'));
+    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
+      cwd: REPO,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'))!;
+    project = join(work, 'project');
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+    );
+    const typesNode = `@types/node@${JSON.parse(readFileSync(join(REPO, 'node_modules', '@types', 'node', 'package.json'), 'utf8')).version}`;
+    const install = [
+      'install',
+      '--silent',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      join(work, tarball),
+      typesNode,
+    ];
+    execFileSync('npm', install, {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+    });
+  });
+
+  after(async function () {
+    if (server?.pid && server.exitCode === null) {
+      server.kill('SIGTERM');
+      await new Promise((done) => server!.once('exit', done));
+    }
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('exports baton, baton/server and baton/testing, and no internals', () => {
+    const run = (code: string) =>
+      execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: project, encoding: 'utf8' });
+    expect(
+      run(`const m = await import('baton'); console.log(typeof m.toolSetup, typeof m.defineTool)`).trim(),
+    ).to.equal('function function');
+    expect(
+      run(`const m = await import('baton/server'); console.log(typeof m.createServer, typeof m.serve)`).trim(),
+    ).to.equal('function function');
+    expect(run(`const m = await import('baton/testing'); console.log(typeof m.testKeyRing)`).trim()).to.equal(
+      'function',
+    );
+    expect(run(`const m = await import('baton'); console.log('isRecord' in m, 'FlowEngine' in m)`).trim()).to.equal(
+      'false false',
+    );
+    expect(() =>
+      execFileSync(
+        process.execPath,
+        ['--input-type=module', '-e', `await import('baton/dist/server/engine/index.js')`],
+        {
+          cwd: project,
+          stdio: 'pipe',
+        },
+      ),
+    ).to.throw(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
+  });
+
+  it('loads no Redis, BullMQ, Koa, ajv or crypto when a tool imports baton', () => {
+    const entry = join(project, 'node_modules', 'baton', 'dist', 'server', 'engine', 'authoring', 'index.js');
+    expect([...bareImports(entry)]).to.deep.equal(['xstate']);
+  });
+
+  it('compiles a tool written against baton, and its server, with tsc --strict', () => {
+    writeFileSync(join(project, 'src', 'greet.ts'), GREET_TOOL);
+    writeFileSync(join(project, 'src', 'serve.ts'), SERVE);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          outDir: 'dist',
+          rootDir: 'src',
+          // The package's own declarations are checked too, with what they import.
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        include: ['src'],
+      }),
+    );
+    try {
+      execFileSync(process.execPath, [TSC, '-p', project], { cwd: project, encoding: 'utf8' });
+    } catch (error) {
+      expect.fail(`tsc failed:\n${(error as { stdout?: string }).stdout ?? String(error)}`);
+    }
+  });
+
+  it('serves the tool with baton/server and completes a flow with the official client', async () => {
+    server = spawn(process.execPath, ['dist/serve.js'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((done, fail) => {
+      let out = '';
+      server!.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('\n')) done(out.split('\n')[0]!);
+      });
+      server!.once('exit', (code) => fail(new Error(`the served project exited with ${code}`)));
+    });
+    const client = new Client(
+      { name: 'packed-package-test', version: '1.0.0' },
+      {
+        capabilities: { elicitation: { form: {} } },
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        inputRequired: { autoFulfill: true, maxRounds: 3 },
+      },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async ({ params }) => {
+      asked.push(params.message);
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      const result = await client.callTool({ name: 'greet', arguments: { greeting: 'Hello' } });
+      expect(asked).to.deep.equal(['What is your name?']);
+      expect(result.isError).to.not.equal(true);
+      expect(result.content).to.deep.equal([{ type: 'text', text: 'Hello, Ada!' }]);
+    } finally {
+      await client.close();
+    }
+  });
+});
