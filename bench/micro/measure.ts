@@ -2,9 +2,9 @@
  * A small timing harness for the micro-benchmarks: each step runs in batches sized to take a few
  * milliseconds, with its inputs prepared outside the timed loop (so a step that consumes its
  * input, like `send`, is timed alone), and reports the median µs per operation with the range
- * over batches.
+ * over batches. Time is the process's CPU time (user + system), not the wall clock: on a shared
+ * machine a batch preempted by other work would otherwise count the other work too.
  */
-import { performance } from 'node:perf_hooks';
 import { median } from '../load/percentiles.js';
 
 export interface StepTiming {
@@ -42,12 +42,13 @@ async function timeBatch<T>(spec: StepSpec<T>, count: number): Promise<number> {
   const isAsync = first instanceof Promise;
   if (isAsync) await first;
   // The first operation warms the path and is not timed.
-  const start = performance.now();
+  const start = process.cpuUsage();
   for (let i = 1; i < count; i++) {
     const result = spec.run(input, i);
     sink = isAsync ? await result : result;
   }
-  return ((performance.now() - start) * 1000) / Math.max(1, count - 1);
+  const spent = process.cpuUsage(start);
+  return (spent.user + spent.system) / Math.max(1, count - 1);
 }
 
 export async function measureStep<T>(spec: StepSpec<T>, options: MeasureOptions): Promise<StepTiming> {
