@@ -229,7 +229,7 @@ function targetSection(report: BenchReport): string {
   return `## Each target
 
 Medians over repetitions. Latencies in ms per request (p50/p90/p99) and per flow (p99); server CPU
-in µs per request and as a share of one core; the generator's own CPU likewise (a share near 1
+in µs per request and as a share of one core, and the part of it spent in socket writes; the generator's own CPU likewise (a share near 1
 means the generator, not the server, was the limit); body bytes per request sent / received.
 
 ${table(
@@ -346,9 +346,10 @@ function microSection(report: BenchReport): string {
   return `## Engine hot path
 
 One middle round of the three-question flow (open the state sealed after "window", answer
-"approver", pause at "confirm"), each step timed on its own in the bench process, median µs per
+"approver", pause at "confirm"), each step timed on its own in the bench process, median CPU µs per
 operation over ${micro.steps[0]?.batches ?? 0} batches with the min–max over batches. The steps repeat the calls of
-\`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\`; the state opened is ${micro.stateLength} bytes.
+\`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\` in their plainest form (\`open\` and \`seal\` through
+\`nacl.secretbox\`'s wrappers, which copy the message; Baton calls the function they wrap in place); the state opened is ${micro.stateLength} bytes.
 
 ${table(['step', 'what', 'µs/op', 'range'], [...stepRows(micro.steps), ['**sum**', '', `**${n(sum, 1)}**`, '']])}
 
@@ -356,7 +357,7 @@ The rest of a round, and whole rounds for reference:
 
 ${table(['step', 'what', 'µs/op', 'range'], stepRows(micro.extras))}
 
-Largest steps: ${top.map((s) => `${s.step} (${n(s.medianMicros, 1)} µs)`).join(', ')}. The steps add up to
+Largest steps: ${top.map((s) => `${s.step} (${n(s.medianMicros, 1)} µs)`).join(', ')}. The steps in this table add up to
 ${n(sum)} µs of the ${n(run?.medianMicros ?? NaN)} µs \`FlowEngine.run\` takes for the whole round; the rest is the
 other work of a round listed above (digests, answer mapping, settling, a random state id, stopping the
 actor) and the collection of the garbage all of it leaves behind. Over HTTP
