@@ -19,6 +19,8 @@ export interface RunRecord {
   serverCpuMicrosPerRequest?: number;
   /** Share of one core the server used over the window. */
   serverCpuShare?: number;
+  /** Server time inside socket writes over the window, per request (bench/targets/write-timer.ts). */
+  serverWriteMicrosPerRequest?: number;
   serverRss?: number;
   /** Set when the run could not complete (the target died, a hook failed). */
   failure?: string;
@@ -54,6 +56,9 @@ export async function measureRun(
       record.serverCpuMicrosPerRequest = result.requests ? cpu / result.requests : undefined;
       record.serverCpuShare = cpu / (result.windowMs * 1000);
       record.serverRss = after.rss;
+      if (before.writes && after.writes && result.requests) {
+        record.serverWriteMicrosPerRequest = (after.writes.micros - before.writes.micros) / result.requests;
+      }
     }
   } catch (error) {
     record.failure = (error as Error).message;

@@ -148,7 +148,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
 
 /** Prints the bar and the failures, writes the report, and returns the number of failures. */
 async function finish(report: BenchReport, options: BenchOptions): Promise<number> {
-  for (const line of barLines(report.records, report.memory)) {
+  for (const line of barLines(report.records, report.memory, report.micro)) {
     const verdict = line.met === undefined ? '' : line.met ? ' met' : ' NOT MET';
     log(`bar ${line.criterion}: ${line.measured ?? '–'} (bar ${line.bar})${verdict}`);
   }

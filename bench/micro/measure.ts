@@ -2,10 +2,21 @@
  * A small timing harness for the micro-benchmarks: each step runs in batches sized to take a few
  * milliseconds, with its inputs prepared outside the timed loop (so a step that consumes its
  * input, like `send`, is timed alone), and reports the median µs per operation with the range
- * over batches.
+ * over batches. Time is the process's CPU time (user + system), not the wall clock: on a shared
+ * machine a batch preempted by other work would otherwise count the other work too.
  */
 import { performance } from 'node:perf_hooks';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { median } from '../load/percentiles.js';
+
+/**
+ * A full collection between steps, so no step pays for the garbage of the one before (CPU time
+ * counts V8's concurrent marking on its helper threads too). `--expose-gc` set at run time takes
+ * effect in a new context.
+ */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 export interface StepTiming {
   step: string;
@@ -42,21 +53,28 @@ async function timeBatch<T>(spec: StepSpec<T>, count: number): Promise<number> {
   const isAsync = first instanceof Promise;
   if (isAsync) await first;
   // The first operation warms the path and is not timed.
-  const start = performance.now();
+  const start = process.cpuUsage();
   for (let i = 1; i < count; i++) {
     const result = spec.run(input, i);
     sink = isAsync ? await result : result;
   }
-  return ((performance.now() - start) * 1000) / Math.max(1, count - 1);
+  const spent = process.cpuUsage(start);
+  return (spent.user + spent.system) / Math.max(1, count - 1);
 }
 
 export async function measureStep<T>(spec: StepSpec<T>, options: MeasureOptions): Promise<StepTiming> {
   // Size the batches from the fastest of three short probes (the first runs cold, any may be
   // preempted), then one untimed warm-up batch.
+  collectGarbage();
   const probes = [await timeBatch(spec, 51), await timeBatch(spec, 51), await timeBatch(spec, 51)];
   const probe = Math.min(...probes);
   const perBatch = Math.max(20, Math.min(5_000, Math.round((options.batchMs * 1000) / Math.max(probe, 0.05))));
-  await timeBatch(spec, perBatch);
+  // Warm up for ten batches' time: a whole round runs code that V8's optimising compiler keeps
+  // compiling, on helper threads whose CPU time would otherwise land in the first batches.
+  const warmUntil = performance.now() + options.batchMs * 10;
+  do await timeBatch(spec, perBatch);
+  while (performance.now() < warmUntil);
+  collectGarbage();
   const samples: number[] = [];
   for (let b = 0; b < options.batches; b++) samples.push(await timeBatch(spec, perBatch));
   return {

@@ -3,6 +3,8 @@
  * the ratios with their min-max over repetitions, each target's medians, state sizes, memory and
  * the engine's hot path step by step.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { BenchOptions } from '../bench-options.js';
 import { requestsPerFlow, type BenchFlow } from '../flows/bench-flows.js';
 import type { MemoryResult } from '../memory-check.js';
@@ -11,9 +13,9 @@ import type { MicroResult } from '../micro/engine-steps.js';
 import type { StepTiming } from '../micro/measure.js';
 import type { RunRecord } from '../run-matrix.js';
 import type { TargetKind } from '../targets/target-protocol.js';
-import { BAR, barLines } from './bar.js';
+import { BAR, barLines, limitCells, UNAVOIDABLE_STEPS } from './bar.js';
 import type { MachineInfo } from './machine-info.js';
-import { metrics, ratio, select, spread, type Combination, type Metric, type Spread } from './summary.js';
+import { medianOf, metrics, ratio, select, spread, type Combination, type Metric, type Spread } from './summary.js';
 
 export interface BenchReport {
   options: BenchOptions;
@@ -54,10 +56,6 @@ function table(header: string[], rows: string[][]): string {
 
 function mb(bytes: number): string {
   return `${(bytes / 2 ** 20).toFixed(1)} MB`;
-}
-
-function medianOf(records: RunRecord[], metric: Metric): number {
-  return spread(records.map(metric)).median;
 }
 
 function pairs(report: BenchReport): Array<{ flow: BenchFlow; c: number }> {
@@ -108,9 +106,9 @@ npm run bench -- --help            # every option
 }
 
 function barSection(report: BenchReport): string {
-  const lines = barLines(report.records, report.memory);
+  const lines = barLines(report.records, report.memory, report.micro);
   const verdict = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? 'met' : '**not met**');
-  return `## The bar (issue 7)
+  return `## The bar (issue 14)
 
 ${table(
   ['criterion', 'bar', 'measured', 'verdict'],
@@ -118,32 +116,49 @@ ${table(
 )}`;
 }
 
-/**
- * A bound from the run's own figures: no Baton request can cost less than the floor's (HTTP, Koa,
- * JSON) plus the engine's round measured with no HTTP at all, so their sum caps the ratios that a
- * CPU-bound server can reach, whatever the HTTP layer does.
- */
 const times = (value: number) => `${value.toFixed(2)}x`;
 
+/** The limit L of every cell, term by term (bench/report/bar.ts says how it is made). */
 function limitSection(report: BenchReport): string {
-  const run = report.micro?.extras.find((s) => s.step === 'FlowEngine.run');
-  const c = report.options.concurrency[0]!;
-  const cpu = (target: TargetKind) => medianOf(select(report.records, 'three-question', c, target), metrics.serverCpu);
-  const [baton, sdk, floor] = [cpu('baton'), cpu('sdk'), cpu('floor')];
-  if (!run || ![baton, sdk, floor].every(Number.isFinite)) return '';
-  // The fastest batch, not the median: the bound must hold even for the engine's best case.
-  const least = floor + run.minMicros;
-  return `### What bounds the ratios
+  const cells = limitCells(report.records, report.micro);
+  if (cells.length === 0) return '';
+  const rows = cells.map((c) => [
+    c.flow,
+    String(c.concurrency),
+    n(c.floorCpu),
+    n(c.floorWrite, 1),
+    n(c.batonWrite, 1),
+    n(c.steps, 1),
+    `**${n(c.limit)}**`,
+    n(c.batonCpu),
+    `${times(c.ratio)} (bar ${times(BAR.batonOverLimit)})`,
+  ]);
+  return `### The limit, cell by cell
 
-From this run (three-question, c=${c}, server CPU per request): the floor spends ${n(floor)} µs on HTTP,
-Koa and JSON; Baton's engine spends at least ${n(run.minMicros)} µs on one round with no HTTP at all
-(\`FlowEngine.run\`, its fastest batch below). A Baton request cannot cost less than the two
-together, ${n(least)} µs.
-With a core each, that caps Baton ÷ SDK at ${n(sdk)} ÷ ${n(least)} = **${times(sdk / least)}** and
-Baton ÷ floor at ${n(floor)} ÷ ${n(least)} = **${times(floor / least)}**, against a bar of
-${times(BAR.batonOverSdkFlows)} and ${times(BAR.batonOverFloorFlows)}. Baton spent ${n(baton)} µs; the
-${n(baton - least)} µs above the bound are its own HTTP layer (validation ladder, headers, the abort
-signal), the garbage a round leaves behind under load, and the write that wakes the client.`;
+L = (floor CPU per request − the floor's write) + Baton's write + the round's unavoidable steps, all
+from this run, in µs per request. A write is the server's time inside \`net.Socket#_writeGeneric\`
+(the \`write\`/\`writev\` system call that hands the response to the kernel), timed in each target
+process by the bench (\`bench/targets/write-timer.ts\`). The steps are the medians of the
+micro-benchmarks below: ${UNAVOIDABLE_STEPS.join(', ')}.
+
+${table(['flow', 'c', 'floor CPU', 'floor write', 'Baton write', 'steps', 'L', 'Baton CPU', 'Baton ÷ L'], rows)}`;
+}
+
+/**
+ * Where the time goes, before and after the work of issue 14: written by hand from
+ * \`node --cpu-prof\` profiles of the targets (\`BENCH_TARGET_NODE_ARGS\`), kept in
+ * bench/report/profile.md and copied in as it is.
+ */
+function profileSection(): string {
+  try {
+    return readFileSync(fileURLToPath(new URL('../../../bench/report/profile.md', import.meta.url)), 'utf8').trim();
+  } catch {
+    try {
+      return readFileSync(fileURLToPath(new URL('./profile.md', import.meta.url)), 'utf8').trim();
+    } catch {
+      return '';
+    }
+  }
 }
 
 function ratioSection(report: BenchReport): string {
@@ -203,6 +218,7 @@ function targetSection(report: BenchReport): string {
         m(metrics.flowP99, 2),
         m(metrics.serverCpu),
         m(metrics.serverShare, 2),
+        m(metrics.serverWrite, 1),
         m(metrics.clientCpu),
         m(metrics.clientShare, 2),
         `${m(metrics.requestBytes)} / ${m(metrics.responseBytes)}`,
@@ -213,7 +229,7 @@ function targetSection(report: BenchReport): string {
   return `## Each target
 
 Medians over repetitions. Latencies in ms per request (p50/p90/p99) and per flow (p99); server CPU
-in µs per request and as a share of one core; the generator's own CPU likewise (a share near 1
+in µs per request and as a share of one core, and the part of it spent in socket writes; the generator's own CPU likewise (a share near 1
 means the generator, not the server, was the limit); body bytes per request sent / received.
 
 ${table(
@@ -229,6 +245,7 @@ ${table(
     'flow p99',
     'server µs/req',
     'server core',
+    'server write µs/req',
     'generator µs/req',
     'generator core',
     'bytes out / in',
@@ -329,9 +346,10 @@ function microSection(report: BenchReport): string {
   return `## Engine hot path
 
 One middle round of the three-question flow (open the state sealed after "window", answer
-"approver", pause at "confirm"), each step timed on its own in the bench process, median µs per
+"approver", pause at "confirm"), each step timed on its own in the bench process, median CPU µs per
 operation over ${micro.steps[0]?.batches ?? 0} batches with the min–max over batches. The steps repeat the calls of
-\`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\`; the state opened is ${micro.stateLength} bytes.
+\`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\` in their plainest form (\`open\` and \`seal\` through
+\`nacl.secretbox\`'s wrappers, which copy the message; Baton calls the function they wrap in place); the state opened is ${micro.stateLength} bytes.
 
 ${table(['step', 'what', 'µs/op', 'range'], [...stepRows(micro.steps), ['**sum**', '', `**${n(sum, 1)}**`, '']])}
 
@@ -339,7 +357,7 @@ The rest of a round, and whole rounds for reference:
 
 ${table(['step', 'what', 'µs/op', 'range'], stepRows(micro.extras))}
 
-Largest steps: ${top.map((s) => `${s.step} (${n(s.medianMicros, 1)} µs)`).join(', ')}. The steps add up to
+Largest steps: ${top.map((s) => `${s.step} (${n(s.medianMicros, 1)} µs)`).join(', ')}. The steps in this table add up to
 ${n(sum)} µs of the ${n(run?.medianMicros ?? NaN)} µs \`FlowEngine.run\` takes for the whole round; the rest is the
 other work of a round listed above (digests, answer mapping, settling, a random state id, stopping the
 actor) and the collection of the garbage all of it leaves behind. Over HTTP
@@ -376,6 +394,7 @@ export function markdownReport(report: BenchReport): string {
     header(report),
     barSection(report),
     limitSection(report),
+    profileSection(),
     ratioSection(report),
     targetSection(report),
     notesSection(report),

@@ -64,6 +64,7 @@ export const metrics = {
   flowP50: (r) => r.result?.flowLatencyMs.p50 ?? NaN,
   flowP99: (r) => r.result?.flowLatencyMs.p99 ?? NaN,
   serverCpu: (r) => r.serverCpuMicrosPerRequest ?? NaN,
+  serverWrite: (r) => r.serverWriteMicrosPerRequest ?? NaN,
   serverShare: (r) => r.serverCpuShare ?? NaN,
   clientCpu: (r) => r.result?.clientCpuMicrosPerRequest ?? NaN,
   clientShare: (r) => (r.result ? (r.result.clientCpuMicrosPerRequest * r.result.requestsPerSecond) / 1e6 : NaN),
@@ -71,6 +72,11 @@ export const metrics = {
   responseBytes: (r) => r.result?.responseBytes ?? NaN,
   errors: (r) => r.result?.errors ?? NaN,
 } satisfies Record<string, Metric>;
+
+/** The median of `metric` over `records` (NaN when there are none). */
+export function medianOf(records: RunRecord[], metric: Metric): number {
+  return spread(records.map(metric)).median;
+}
 
 export function select(records: RunRecord[], flow: FlowLabel, concurrency: number, target: TargetKind): RunRecord[] {
   return records.filter((r) => r.flow === flow && r.concurrency === concurrency && r.target === target);

@@ -10,6 +10,7 @@ import { startBaton } from './baton-target.js';
 import { startFloor } from './floor-target.js';
 import { startSdk } from './sdk-target.js';
 import type { TargetKind, TargetMessage, UsageRequest } from './target-protocol.js';
+import { socketWriteTotals, timeSocketWrites } from './write-timer.js';
 
 const starters: Record<TargetKind, () => Promise<StartedTarget>> = {
   baton: startBaton,
@@ -28,12 +29,20 @@ async function main(): Promise<void> {
     process.stderr.write('usage: (over IPC) target-process.ts baton|sdk|floor\n');
     process.exit(2);
   }
+  timeSocketWrites();
   const target = await start();
   process.on('message', (message: UsageRequest) => {
     if (message?.type !== 'usage') return;
     if (message.gc) (globalThis as { gc?: () => void }).gc?.();
     const memory = process.memoryUsage();
-    send({ type: 'usage', id: message.id, cpu: process.cpuUsage(), rss: memory.rss, heapUsed: memory.heapUsed });
+    send({
+      type: 'usage',
+      id: message.id,
+      cpu: process.cpuUsage(),
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      writes: socketWriteTotals(),
+    });
   });
   process.on('disconnect', () => {
     target.server.closeAllConnections();

@@ -16,6 +16,8 @@ export interface Usage {
   cpu: { user: number; system: number };
   rss: number;
   heapUsed: number;
+  /** Time spent in socket writes (bench/targets/write-timer.ts), in µs, and their number, since start. */
+  writes?: { micros: number; count: number };
 }
 
 export type TargetMessage = { type: 'ready'; url: string; pid: number } | ({ type: 'usage'; id: number } & Usage);

@@ -62,24 +62,22 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const authenticate = options.authenticate ?? (async () => ANONYMOUS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
-  router.post(
-    path,
-    mcpEndpoint({
-      gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
-      bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-      dispatcher: options.dispatcher,
-      authenticate,
-      maxBodyBytes,
-      // Never below one largest body, or such a body could never be read.
-      bodyBudget: new BodyBudget({
-        totalBytes: Math.max(maxBodyBytes, options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT),
-        perClientBytes: Math.max(maxBodyBytes, options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT),
-      }),
-      ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
-      ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
-      ...(options.legacy ? { legacy: options.legacy } : {}),
+  const endpoint = mcpEndpoint({
+    gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+    bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    dispatcher: options.dispatcher,
+    authenticate,
+    maxBodyBytes,
+    // Never below one largest body, or such a body could never be read.
+    bodyBudget: new BodyBudget({
+      totalBytes: Math.max(maxBodyBytes, options.maxBodyBytesInFlight ?? DEFAULT_BODY_BYTES_IN_FLIGHT),
+      perClientBytes: Math.max(maxBodyBytes, options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT),
     }),
-  );
+    ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
+    ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
+    ...(options.legacy ? { legacy: options.legacy } : {}),
+  });
+  router.post(path, endpoint);
   if (options.legacy) {
     // GET and DELETE of a 2025-11-25 session; without a session id they fall through to the 405.
     router.get(path, legacyGet(options.legacy, authenticate));
@@ -107,6 +105,9 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     await next();
   });
   app.use(originGuard(options.originPolicy ?? {}));
+  // Nearly every request is a POST to the endpoint: it skips the router's matching (the router
+  // still serves the path with a trailing slash, and everything else).
+  app.use((ctx, next) => (ctx.method === 'POST' && ctx.path === path ? endpoint(ctx, next) : next()));
   app.use(router.routes());
   if (options.protectedResource) app.use(protectedResourceRouter(options.protectedResource).routes());
   for (const extra of options.routers ?? []) app.use(extra.routes());

@@ -45,6 +45,16 @@ export function readBody(
 ): Promise<string> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  // A small body has usually arrived with its headers and waits in the stream's buffer whole: take
+  // it at once, with no timer and no listeners. It is within the limit and within the bytes reserved
+  // (its declared length); resume() lets the stream reach its end by itself.
+  if (declared > 0 && request.readableLength === declared && !request.readableFlowing) {
+    const body = request.read(declared) as Buffer | null;
+    if (body !== null) {
+      request.resume();
+      return Promise.resolve(body.toString('utf8'));
+    }
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

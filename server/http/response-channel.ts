@@ -5,6 +5,8 @@
  */
 import type { Context } from 'koa';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 export class ResponseChannel {
   #streaming = false;
   readonly #ctx: Context;
@@ -37,17 +39,24 @@ export class ResponseChannel {
     res.write(`data: ${JSON.stringify(message)}\n\n`);
   }
 
-  /** Sends the final message: the last SSE event, or the JSON body. */
+  /**
+   * Sends the final message: the last SSE event, or the JSON body. The JSON body goes out with its
+   * headers in one write, straight to Node (Koa's body handling would only redo what is known here).
+   */
   finish(status: number, message: unknown): void {
+    const res = this.#ctx.res;
     if (this.#streaming) {
-      const res = this.#ctx.res;
       if (!res.destroyed && !res.writableEnded) res.end(`data: ${JSON.stringify(message)}\n\n`);
       return;
     }
-    this.#ctx.set(this.#headers);
-    this.#ctx.status = status;
-    this.#ctx.type = 'application/json';
-    this.#ctx.body = JSON.stringify(message);
+    const body = JSON.stringify(message);
+    this.#ctx.respond = false;
+    // Headers set earlier on the context (ctx.set) are already on `res` and are kept by writeHead.
+    for (const name in this.#headers) res.setHeader(name, this.#headers[name]!);
+    res.statusCode = status;
+    res.setHeader('Content-Type', JSON_TYPE);
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
   }
 
   /** Ends the response without a message (cancelled request). */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { LoadResult } from '../../bench/load/load-generator.js';
-import { barLines } from '../../bench/report/bar.js';
+import { barLines, limitCells, UNAVOIDABLE_STEPS } from '../../bench/report/bar.js';
 import { combinations, metrics, ratio, spread } from '../../bench/report/summary.js';
 import type { RunRecord } from '../../bench/run-matrix.js';
 
@@ -61,12 +61,43 @@ describe('bench summary', () => {
   });
 
   it('checks the bar on the worst median', () => {
-    const lines = barLines(records, undefined);
-    const [sdk, floor, p99, state, rss] = lines;
-    expect(sdk!.met).to.equal(false); // median 4.5x < 5x
-    expect(floor!.met).to.equal(true); // median 0.45x >= 0.4x
-    expect(p99!.met).to.equal(false); // median 0.25 > 1/5
+    const lines = barLines(records, undefined, undefined);
+    const [limit, engine, sdk, p99, state, rss] = lines;
+    expect(limit!.met).to.equal(undefined); // no micro-benchmarks, no write timings
+    expect(engine!.met).to.equal(undefined);
+    expect(sdk!.met).to.equal(true); // median 4.5x >= 3.5x
+    expect(p99!.met).to.equal(true); // median 0.25 <= 0.3
     expect(state).to.include({ measured: '420 B', met: true });
     expect(rss!.met).to.equal(undefined);
+  });
+
+  it("computes the limit from the floor without its write, Baton's write and the unavoidable steps", () => {
+    const timed = (record: RunRecord, cpu: number, write: number): RunRecord => ({
+      ...record,
+      serverCpuMicrosPerRequest: cpu,
+      serverWriteMicrosPerRequest: write,
+    });
+    const step = (name: string, micros: number) => ({
+      step: name,
+      what: '',
+      medianMicros: micros,
+      minMicros: micros,
+      maxMicros: micros,
+      batches: 1,
+      perBatch: 1,
+    });
+    const micro = {
+      steps: UNAVOIDABLE_STEPS.slice(0, 8).map((name) => step(name, 5)),
+      extras: [step('binding', 3), step('answer mapping', 2), step('FlowEngine.run', 60)],
+      stateLength: 500,
+    };
+    const cells = limitCells([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], micro);
+    // L = (50 - 5) + 20 + (8 x 5 + 3 + 2) = 110; Baton 150 / 110.
+    expect(cells).to.have.length(1);
+    expect(cells[0]!.limit).to.equal(110);
+    expect(cells[0]!.ratio).to.be.closeTo(150 / 110, 1e-9);
+    const [limit, engine] = barLines([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], undefined, micro);
+    expect(limit!.met).to.equal(false); // 1.36x > 1.3x
+    expect(engine!.met).to.equal(false); // 60 / 45 = 1.33x > 1.25x
   });
 });

@@ -30,7 +30,7 @@ import { persistAtQuestion } from './pause-check.js';
 import { principalDigest, sealPageReference } from '../state/page-reference.js';
 import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
 import { askedQuestionProblem } from './form-schema-check.js';
-import { settle, type Settled } from './settle.js';
+import { settle, settledNow, type SettleOptions, type Settled } from './settle.js';
 import { pendingTimers, type TaskTimer } from '../tasks/scheduled-timers.js';
 import { taskHandover, withParkedActors } from '../tasks/task-handover.js';
 import { structuralVersion } from '../state/structural-version.js';
@@ -114,6 +114,27 @@ interface Resumed {
   snapshot: unknown;
 }
 
+/**
+ * One round as the engine's steps see it, made once per call: the steps read what they need from
+ * here instead of threading it through every call.
+ */
+interface Round {
+  readonly call: FlowCall;
+  readonly binding: Binding;
+  readonly actor: AnyActor;
+  /** Rounds this flow had before this one (0 on a first call). */
+  readonly number: number;
+  /** Why an answer was not taken, by key: the question is asked again with this reason. */
+  readonly retryReasons: Record<string, string>;
+  /** The round's time budget in ms, and when it runs out (performance.now()): one for the whole round. */
+  readonly budget: number;
+  readonly deadline: number;
+  readonly settleOptions: SettleOptions;
+}
+
+const NO_HANDOVER: SettleOptions = {};
+const HANDOVER: SettleOptions = { handover: taskHandover };
+
 export class FlowEngine {
   readonly #keyRing: KeyRing;
   readonly #clock: () => number;
@@ -127,6 +148,9 @@ export class FlowEngine {
   readonly #quota: number;
   readonly #validator = new JsonSchemaValidator();
   readonly #versions = new WeakMap<AnyStateMachine, string>();
+  readonly #targets = new WeakMap<FlowDefinition, string>();
+  #lastPrincipal: string | undefined;
+  #lastPrincipalDigest = '';
 
   constructor(options: FlowEngineOptions) {
     this.#keyRing = options.keyRing;
@@ -181,18 +205,27 @@ export class FlowEngine {
       ? createActor(machine, { snapshot: resumed.snapshot as never, input: call.arguments })
       : createActor(machine, { input: call.arguments });
     // XState rethrows an unobserved actor error from a timer, which would take the process down.
-    actor.subscribe({ error: () => {} });
+    actor.subscribe({ error: ignore });
     const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
     const logs = call.onLog ? forwardLogs(actor, call.onLog) : undefined;
     try {
       actor.start();
       // Checked to be a plain object in run().
       const responses = call.inputResponses as Record<string, unknown> | undefined;
-      const retryReasons = resumed && responses ? this.#deliver(actor, resumed.claims.asked, responses) : {};
+      const budget = flow.timeBudgetMs ?? this.#budget;
+      const round: Round = {
+        call,
+        binding,
+        actor,
+        number: resumed?.claims.round ?? 0,
+        retryReasons: resumed && responses ? this.#deliver(actor, resumed.claims.asked, responses) : {},
+        budget,
+        deadline: performance.now() + budget,
+        settleOptions: call.handover ? HANDOVER : NO_HANDOVER,
+      };
       // Only a first call answers ahead: answers sent with a state the deploy restarted were given
       // to another machine's questions, so they are not carried over.
-      const answersAhead = call.requestState === undefined ? responses : undefined;
-      return await this.#conclude(actor, call, binding, resumed?.claims.round ?? 0, retryReasons, answersAhead);
+      return await this.#conclude(round, call.requestState === undefined ? responses : undefined);
     } finally {
       // Nothing more may be reported once the round has an answer (spec, progress).
       progress?.unsubscribe();
@@ -216,9 +249,19 @@ export class FlowEngine {
   }
 
   #binding(call: FlowCall): Binding {
+    // Most requests in a row come from one principal: its digest is kept for the next call.
+    if (call.principal !== this.#lastPrincipal) {
+      this.#lastPrincipal = call.principal;
+      this.#lastPrincipalDigest = principalDigest(call.principal);
+    }
+    let target = this.#targets.get(call.flow);
+    if (target === undefined) {
+      target = `${call.flow.method} ${call.flow.name}`;
+      this.#targets.set(call.flow, target);
+    }
     return {
-      principal: principalDigest(call.principal),
-      target: `${call.flow.method} ${call.flow.name}`,
+      principal: this.#lastPrincipalDigest,
+      target,
       args: shortDigest(canonicalJson(call.arguments)),
       version: this.versionOf(call.flow.machine),
     };
@@ -275,24 +318,17 @@ export class FlowEngine {
     return retryReasons;
   }
 
-  async #conclude(
-    actor: AnyActor,
-    call: FlowCall,
-    binding: Binding,
-    round: number,
-    retryReasons: Record<string, string>,
-    answersAhead?: Record<string, unknown>,
-  ): Promise<FlowOutcome> {
-    const budget = call.flow.timeBudgetMs ?? this.#budget;
-    // One budget for the whole round, however many times it settles.
-    const deadline = performance.now() + budget;
-    let settled = await this.#settleWithFallbacks(actor, call, deadline);
+  async #conclude(round: Round, answersAhead: Record<string, unknown> | undefined): Promise<FlowOutcome> {
+    const { actor, call, binding } = round;
+    let now = this.#settle(round);
+    let settled = now instanceof Promise ? await now : now;
     // A call without requestState may carry answers ahead: they answer the questions the flow asks
     // first (nothing else was asked), which saves the client a round trip.
     if (answersAhead && settled.kind === 'waiting') {
       const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
-      Object.assign(retryReasons, this.#deliver(actor, firstKeys, answersAhead));
-      settled = await this.#settleWithFallbacks(actor, call, deadline);
+      Object.assign(round.retryReasons, this.#deliver(actor, firstKeys, answersAhead));
+      now = this.#settle(round);
+      settled = now instanceof Promise ? await now : now;
     }
     switch (settled.kind) {
       case 'done':
@@ -300,10 +336,13 @@ export class FlowEngine {
       case 'aborted':
         return { kind: 'aborted' };
       case 'handover':
-        return this.#handOver(actor, call, binding);
+        return this.#handOver(round);
       case 'timeout': {
         const pending = settled.pending ? ` Still running: ${settled.pending}.` : '';
-        return { kind: 'failed', message: `${call.flow.name} did not finish its work within ${budget} ms.${pending}` };
+        return {
+          kind: 'failed',
+          message: `${call.flow.name} did not finish its work within ${round.budget} ms.${pending}`,
+        };
       }
       case 'blocked':
         this.#logger.error('flow_blocked', { target: binding.target, reason: settled.reason });
@@ -317,28 +356,37 @@ export class FlowEngine {
         this.#logger.error('flow_stuck', { target: binding.target, state: settled.value });
         throw new EngineError('internal', 'The tool stopped in a state that neither finishes nor asks for input');
       case 'waiting':
-        return this.#ask(actor, settled.snapshot, call, binding, round + 1, retryReasons);
+        return this.#ask(round, settled.snapshot);
     }
   }
 
   /**
    * Settles, then lets each question the client cannot be asked take its onUnsupported path when
-   * it has one; the machine may then ask something else, so settle again (bounded).
+   * it has one; the machine may then ask something else, so settle again (bounded). An actor that
+   * has already settled (most rounds: no invoked work) is answered without a promise, a timer or
+   * an abort listener.
    */
-  async #settleWithFallbacks(actor: AnyActor, call: FlowCall, deadline: number): Promise<Settled> {
-    const remaining = () => Math.max(0, deadline - performance.now());
-    const handover = call.handover ? taskHandover : undefined;
-    const options = handover ? { handover } : {};
-    let settled = await settle(actor, remaining(), call.signal, options);
-    for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
+  #settle(round: Round): Settled | Promise<Settled> {
+    const settled = settledNow(round.actor, round.deadline, round.settleOptions);
+    if (!settled) return this.#settleWithFallbacks(round, 0);
+    if (settled.kind !== 'waiting' || !takeFallbacks(round.actor, settled.snapshot, round.call.clientCapabilities)) {
+      return settled;
+    }
+    return this.#settleWithFallbacks(round, 1);
+  }
+
+  async #settleWithFallbacks(round: Round, hopsTaken: number): Promise<Settled> {
+    const { actor, call, deadline, settleOptions } = round;
+    let settled = await settle(actor, Math.max(0, deadline - performance.now()), call.signal, settleOptions);
+    for (let hop = hopsTaken; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
       if (!takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
-      settled = await settle(actor, remaining(), call.signal, options);
+      settled = await settle(actor, Math.max(0, deadline - performance.now()), call.signal, settleOptions);
     }
     return settled;
   }
 
   /** The snapshot a task continues from: taken where long work starts, before any of it ran. */
-  #handOver(actor: AnyActor, call: FlowCall, binding: Binding): FlowOutcome {
+  #handOver({ actor, call, binding }: Round): FlowOutcome {
     const paused = persistAtQuestion(actor);
     if ('problem' in paused) {
       this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
@@ -347,14 +395,9 @@ export class FlowEngine {
     return { kind: 'task', snapshot: paused.persisted, timers: pendingTimers(actor) };
   }
 
-  #ask(
-    actor: AnyActor,
-    snapshot: AnyMachineSnapshot,
-    call: FlowCall,
-    binding: Binding,
-    round: number,
-    retryReasons: Record<string, string>,
-  ): FlowOutcome {
+  #ask(round: Round, snapshot: AnyMachineSnapshot): FlowOutcome {
+    const { actor, call, binding, retryReasons } = round;
+    const number = round.number + 1;
     const inputRequests: Record<string, InputRequest> = {};
     let missing: ClientCapabilities | undefined;
     const issuedAt = Math.floor(this.#clock() / 1000);
@@ -383,7 +426,7 @@ export class FlowEngine {
         requiredCapabilities: missing,
       });
     }
-    if (round > this.#maxRounds) {
+    if (number > this.#maxRounds) {
       return {
         kind: 'failed',
         message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.`,
@@ -401,7 +444,7 @@ export class FlowEngine {
           issuedAt,
           expiresAt,
           id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
-          round,
+          round: number,
           asked: Object.keys(inputRequests),
           singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
         },
@@ -420,6 +463,8 @@ export class FlowEngine {
     return { kind: 'input_required', inputRequests, requestState: sealed.token };
   }
 }
+
+function ignore(): void {}
 
 function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
   return actor.on(LOG_EVENT, (event: AnyEventObject) => {

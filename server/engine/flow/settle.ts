@@ -65,6 +65,11 @@ function classify(actor: AnyActor, snapshot: AnyMachineSnapshot, deadline: numbe
   return { kind: 'stuck', value: snapshot.value } as const;
 }
 
+/** The settled outcome of `actor` as it is now, or undefined while work is still running. */
+export function settledNow(actor: AnyActor, deadline: number, options: SettleOptions): Settled | undefined {
+  return classify(actor, actor.getSnapshot() as AnyMachineSnapshot, deadline, options);
+}
+
 export async function settle(
   actor: AnyActor,
   budgetMs: number,

@@ -14,6 +14,39 @@ import { isJsonFaithful } from './json-faithful.js';
 import type { KeyRing } from './key-ring.js';
 
 const PREFIX = 'b1';
+const NONCE_LENGTH = nacl.secretbox.nonceLength;
+/** secretbox's padding: the message follows 32 zero bytes, the box 16 (NaCl's C API). */
+const ZERO_BYTES = 32;
+const BOX_ZERO_BYTES = 16;
+
+/**
+ * tweetnacl's own secretbox, the one `nacl.secretbox` wraps (same output), called on buffers laid
+ * out here so a token is sealed and opened without copying it between arrays.
+ */
+const lowlevel = (
+  nacl as unknown as {
+    lowlevel: {
+      crypto_secretbox(c: Uint8Array, m: Uint8Array, d: number, n: Uint8Array, k: Uint8Array): number;
+      crypto_secretbox_open(m: Uint8Array, c: Uint8Array, d: number, n: Uint8Array, k: Uint8Array): number;
+    };
+  }
+).lowlevel;
+
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Whether unpadded base64url text (of the alphabet only) is the one spelling of its bytes: the
+ * decoder ignores the unused low bits of the last character and a lone last character, so a token
+ * could otherwise be altered into a second string that opens to the same state. Equivalent to
+ * re-encoding the decoded bytes and comparing, without building that string.
+ */
+function isCanonicalBase64url(text: string): boolean {
+  const rest = text.length % 4;
+  if (rest === 1) return false;
+  if (rest === 0) return true;
+  const last = BASE64URL.indexOf(text[text.length - 1]!);
+  return (last & (rest === 2 ? 0x0f : 0x03)) === 0;
+}
 const FLAG_DEFLATE = 0b01;
 const FLAG_JSON = 0b10;
 const KNOWN_FLAGS = FLAG_DEFLATE | FLAG_JSON;
@@ -134,27 +167,35 @@ export function sealState(content: SealedContent, options: SealOptions): string 
   // The claims tuple is plain JSON by construction; only the snapshot decides the codec.
   const payload = [toTuple(content.claims), content.snapshot];
   const json = isJsonFaithful(content.snapshot);
-  const text = Buffer.from(json ? JSON.stringify(payload) : superjson.stringify(payload));
+  const text = json ? JSON.stringify(payload) : superjson.stringify(payload);
+  const textLength = Buffer.byteLength(text);
   let flag = json ? FLAG_JSON : 0;
-  let body: Uint8Array = text;
-  if (text.length >= COMPRESS_FROM) {
-    const deflated = deflateRawSync(text);
-    if (deflated.length < text.length) {
+  let deflated: Buffer | undefined;
+  if (textLength >= COMPRESS_FROM) {
+    const candidate = deflateRawSync(text);
+    if (candidate.length < textLength) {
       flag |= FLAG_DEFLATE;
-      body = deflated;
+      deflated = candidate;
     }
   }
-  const plain = new Uint8Array(body.length + 1);
-  plain[0] = flag;
-  plain.set(body, 1);
-  const nonce = options.randomBytes(nacl.secretbox.nonceLength);
+  const bodyLength = deflated ? deflated.length : textLength;
+  // One buffer holds the whole token: the nonce, then the box. secretbox works on the message
+  // behind 32 zero bytes and leaves the box behind 16; sealed in place at offset 8, the box lands
+  // right after the 24-byte nonce, with nothing copied.
   const key = options.keyRing.current;
-  const box = nacl.secretbox(plain, nonce, key.secret);
-  const sealed = Buffer.concat([nonce, box]).toString('base64url');
-  const token = `${PREFIX}.${key.id}.${sealed}`;
+  const nonce = options.randomBytes(NONCE_LENGTH);
+  const out = Buffer.allocUnsafe(NONCE_LENGTH - BOX_ZERO_BYTES + ZERO_BYTES + 1 + bodyLength);
+  const message = out.subarray(NONCE_LENGTH - BOX_ZERO_BYTES);
+  message.fill(0, 0, ZERO_BYTES);
+  message[ZERO_BYTES] = flag;
+  if (deflated) message.set(deflated, ZERO_BYTES + 1);
+  else message.write(text, ZERO_BYTES + 1);
+  lowlevel.crypto_secretbox(message, message, message.length, nonce, key.secret);
+  out.set(nonce, 0);
+  const token = `${PREFIX}.${key.id}.${out.toString('base64url')}`;
   const { maxLength } = options;
-  if (maxLength !== undefined && (token.length > maxLength || text.length > plainTextLimit(token.length, maxLength))) {
-    throw new StateSizeError(token.length, text.length, maxLength);
+  if (maxLength !== undefined && (token.length > maxLength || textLength > plainTextLimit(token.length, maxLength))) {
+    throw new StateSizeError(token.length, textLength, maxLength);
   }
   return token;
 }
@@ -181,19 +222,16 @@ export function openState(token: unknown, keyRing: KeyRing, maxLength: number): 
   const [prefix, kid, sealed, extra] = token.split('.');
   if (prefix !== PREFIX || kid === undefined || sealed === undefined || extra !== undefined) return undefined;
   const key = keyRing.find(kid);
-  if (!key || !/^[A-Za-z0-9_-]+$/.test(sealed)) return undefined;
+  if (!key || !/^[A-Za-z0-9_-]+$/.test(sealed) || !isCanonicalBase64url(sealed)) return undefined;
   const bytes = Buffer.from(sealed, 'base64url');
-  // The decoder ignores the unused low bits of the last character; only the canonical spelling
-  // opens, so a token cannot be altered into a second string that opens to the same state.
-  if (bytes.toString('base64url') !== sealed) return undefined;
-  const minimum = nacl.secretbox.nonceLength + nacl.secretbox.overheadLength + 1;
+  const minimum = NONCE_LENGTH + nacl.secretbox.overheadLength + 1;
   if (bytes.length < minimum) return undefined;
-  const plain = nacl.secretbox.open(
-    bytes.subarray(nacl.secretbox.nonceLength),
-    bytes.subarray(0, nacl.secretbox.nonceLength),
-    key.secret,
-  );
-  if (!plain) return undefined;
+  // Opened in place: the box needs 16 zero bytes before it, where the nonce's last 16 bytes are.
+  const nonce = new Uint8Array(bytes.subarray(0, NONCE_LENGTH));
+  const box = bytes.subarray(NONCE_LENGTH - BOX_ZERO_BYTES);
+  box.fill(0, 0, BOX_ZERO_BYTES);
+  if (lowlevel.crypto_secretbox_open(box, box, box.length, nonce, key.secret) !== 0) return undefined;
+  const plain = box.subarray(ZERO_BYTES);
   try {
     const flag = plain[0]!;
     if ((flag & ~KNOWN_FLAGS) !== 0) return undefined;
@@ -202,8 +240,7 @@ export function openState(token: unknown, keyRing: KeyRing, maxLength: number): 
     // another setting, opens only if it fits this one.
     const limit = plainTextLimit(token.length, maxLength);
     if (body.length > limit) return undefined;
-    const text =
-      flag & FLAG_DEFLATE ? inflateRawSync(body, { maxOutputLength: limit }).toString() : Buffer.from(body).toString();
+    const text = flag & FLAG_DEFLATE ? inflateRawSync(body, { maxOutputLength: limit }).toString() : body.toString();
     const parsed: unknown = flag & FLAG_JSON ? JSON.parse(text) : superjson.parse<unknown>(text);
     if (!Array.isArray(parsed) || parsed.length !== 2) return undefined;
     const claims = fromTuple(parsed[0]);

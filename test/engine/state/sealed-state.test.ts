@@ -122,6 +122,28 @@ describe('sealState / openState', () => {
       expect(opened?.snapshot).to.deep.equal(snapshot());
     });
 
+    it('is nacl.secretbox exactly: its tokens open with secretbox.open, and secretbox-made tokens open', () => {
+      const ring = testKeyRing();
+      const key = ring.current;
+      const token = sealState(
+        { claims: claims(), snapshot: { value: 'a', context: { n: 1 } } },
+        { keyRing: ring, randomBytes: countingBytes() },
+      );
+      const bytes = Buffer.from(token.split('.')[2]!, 'base64url');
+      const plain = nacl.secretbox.open(bytes.subarray(24), bytes.subarray(0, 24), key.secret);
+      expect(plain).to.not.equal(null);
+      expect(JSON.parse(Buffer.from(plain!.subarray(1)).toString())[1]).to.deep.equal({
+        value: 'a',
+        context: { n: 1 },
+      });
+      // A token made the way the first releases did (nacl.secretbox, then nonce ‖ box) still opens.
+      const text = Buffer.from(JSON.stringify([Object.values({ ...claims(), singleUse: 0 }), { v: 2 }]));
+      const message = new Uint8Array([0b10, ...text]);
+      const nonce = new Uint8Array(24).fill(7);
+      const made = `b1.${key.id}.${Buffer.concat([nonce, nacl.secretbox(message, nonce, key.secret)]).toString('base64url')}`;
+      expect(openState(made, ring, MAX)).to.deep.equal({ claims: claims(), snapshot: { v: 2 } });
+    });
+
     it('writes the versioned envelope b1.<kid>.<base64url>', () => {
       expect(seal()).to.match(/^b1\.k1\.[A-Za-z0-9_-]+$/);
     });
