@@ -21,7 +21,10 @@
  * --heap-slack-mb=N (4), --rounds=N (send the whole plan N times, with the retained heap after
  * each: tells a leak, which keeps growing, from a one-off; 1), --only=a,b (these categories only).
  */
-import { generateKeyEntry } from '../server/engine/index.js';
+import { generateKeyEntry, parseKeyRing } from '../server/engine/index.js';
+
+/** The fuzzed server's key: the inflation attack opens the states it is given to weigh them. */
+const FUZZ_KEYS = generateKeyEntry('fuzz');
 import { BatonFleet, type BatonInstance } from '../test/helpers/spawn-baton.js';
 import { createContext, type FuzzContext } from './fuzz/fuzz-context.js';
 import { concurrentConnections, headerInjection, methodsAndPaths, stalledBodies } from './fuzz/http-attacks.js';
@@ -37,7 +40,13 @@ import {
 } from './fuzz/message-attacks.js';
 import { mib, probeRetainedHeap, residentBytes, type RetainedHeap } from './fuzz/process-memory.js';
 import { buildRequest, exchange } from './fuzz/raw-http.js';
-import { guardFlooding, honestRelease, slowHeaders, stalledMegabyteBodies } from './fuzz/resource-attacks.js';
+import {
+  guardFlooding,
+  honestRelease,
+  inflation,
+  slowHeaders,
+  stalledMegabyteBodies,
+} from './fuzz/resource-attacks.js';
 import { forgedStates, internalEvents, replayedStates, unaskedAnswers } from './fuzz/state-attacks.js';
 import { Tally } from './fuzz/tally.js';
 import type { Finding } from './fuzz/attack.js';
@@ -120,6 +129,7 @@ function plan(options: Options): Array<[string, number, Run]> {
     ['stalled-1mib-bodies', Math.min(400, share(0.08)), (ctx, count) => stalledMegabyteBodies(ctx, count)],
     ['slow-headers', Math.min(300, share(0.06)), (ctx, count) => slowHeaders(ctx, count, 6_000)],
     ['guard-flooding', Math.min(SINGLE_USE_QUOTA + 20, share(0.03)), (ctx, count) => guardFlooding(ctx, count)],
+    ['inflation', Math.min(30, share(0.01)), (ctx, count) => inflation(ctx, count, parseKeyRing(FUZZ_KEYS))],
   ];
 }
 
@@ -247,7 +257,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', stop);
   try {
     const baton = await fleet.start({
-      keys: generateKeyEntry('fuzz'),
+      keys: FUZZ_KEYS,
       env: SERVER_ENV,
       nodeArgs: ['--expose-gc', '--import', './scripts/fuzz/heap-probe.ts'],
       readyTimeoutMs: 60_000,

@@ -3,6 +3,7 @@
  * headers that never finish, and one client claiming single-use states for everyone. Each runs
  * from 127.0.0.1 while honest calls come from HONEST_ADDRESS and must still be served.
  */
+import { openState, type KeyRing } from '../../server/engine/index.js';
 import { message } from '../../test/helpers/hostile-messages.js';
 import { jsonRpcOf, mcpRequest, type Finding } from './attack.js';
 import { HONEST_ADDRESS, type FuzzContext } from './fuzz-context.js';
@@ -185,6 +186,54 @@ export async function guardFlooding(ctx: FuzzContext, flows: number): Promise<Fi
       detail: problem,
       request: 'release',
     });
+  }
+  return findings;
+}
+
+/** The largest `requestState` Baton issues by default (BATON_MAX_STATE_BYTES). */
+const MAX_STATE_LENGTH = 16 * 1024;
+
+/**
+ * Answers that try to inflate a small state (the red-team pass sealed a 1 MB answer, which
+ * compresses to almost nothing, into a 1.76 KB state): a free-text field far over its
+ * `maxLength`, and a large property the schema does not name. Each must be asked again, dropped or
+ * refused, never sealed: every state issued stays within the documented maximum, sealed and
+ * opened (the attack holds the server's key to weigh what is inside).
+ */
+export async function inflation(ctx: FuzzContext, count: number, keyRing: KeyRing): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const call = async (params: Record<string, unknown>) => {
+    const sent = await ctx.send({
+      label: 'state inflation',
+      bytes: mcpRequest(ctx.port, JSON.stringify(message('tools/call', { name: 'collect-feedback', ...params }))),
+      expectJson: true,
+      noEffect: true,
+    });
+    return sent.outcome.kind === 'response' ? jsonRpcOf(sent.outcome) : undefined;
+  };
+  for (let i = 0; i < count; i += 1) {
+    const args = { subject: `inflation-${ctx.seed}-${i}` };
+    const first = await call({ arguments: args });
+    const big = 'x'.repeat(300_000 + (i % 3) * 100_000);
+    const content =
+      i % 2 === 0 ? { rating: 1, comment: big } : { rating: 1, comment: 'ok', unasked: big, more: { nested: big } };
+    const second = await call({
+      arguments: args,
+      requestState: first?.result?.requestState,
+      inputResponses: { rating: { action: 'accept', content } },
+    });
+    const state = second?.result?.requestState;
+    const opened = typeof state === 'string' ? openState(state, keyRing, 64 * MAX_STATE_LENGTH) : undefined;
+    const inside = opened ? JSON.stringify(opened.snapshot).length : 0;
+    if (typeof state === 'string' && (state.length > MAX_STATE_LENGTH || inside > 4 * MAX_STATE_LENGTH)) {
+      findings.push({
+        kind: 'unbounded',
+        label: 'a large answer sealed into the next state',
+        detail: `a ${big.length}-character answer gave a ${state.length}-character requestState holding ${inside} characters`,
+        request: 'tools/call collect-feedback, rating answered with a huge comment',
+      });
+      break;
+    }
   }
   return findings;
 }
