@@ -21,46 +21,45 @@ export function toolSource(name: string, imports: ScaffoldImports): string {
   const camel = camelName(name);
   return `/**
  * ${name}: asks for a name, then greets. Replace the question and the states with your flow;
- * \`npx baton diagram ${name}\` draws it, and its test walks every path.
+ * \`npx baton diagram ${name}\` draws it, and its test walks every path (docs/authoring.md).
  */
-import { assign, setup } from 'xstate';
-import { askForm, defineTool, formContent, type AnswerEvent } from '${imports.authoring}';
+import { assign } from 'xstate';
+import { toolSetup } from '${imports.authoring}';
 
-interface ${pascal(camel)}Context {
-  name: string | null;
-}
+// The questions are declared once, by key: \`event.content\` is typed from each schema.
+const ${camel}Setup = toolSetup({
+  inputSchema: { type: 'object', additionalProperties: false },
+  questions: {
+    name: {
+      kind: 'form',
+      message: 'What is your name?',
+      schema: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
+    },
+  },
+  types: {} as { context: { name: string | null } },
+});
 
-const machine = setup({
-  types: {} as { context: ${pascal(camel)}Context; input: Record<string, never>; events: AnswerEvent },
-}).createMachine({
+const machine = ${camel}Setup.createMachine({
   id: '${camel}',
   initial: 'askName',
   context: { name: null },
-  output: ({ event }) => event.output, // the tool result is the final state's output
   states: {
-    askName: askForm<${pascal(camel)}Context>({
-      key: 'name',
-      message: 'What is your name?',
-      schema: { type: 'object', properties: { name: { type: 'string', minLength: 1 } }, required: ['name'] },
-      onAccept: { target: 'done', actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }) },
+    askName: ${camel}Setup.ask.name({
+      onAccept: { target: 'done', actions: assign({ name: ({ event }) => event.content.name }) },
       onDecline: 'declined', // decline and cancel are ordinary transitions
     }),
+    // The tool result is the output of the final state the flow ends in.
     done: { type: 'final', output: ({ context }) => \`Hello, \${context.name}!\` },
     declined: { type: 'final', output: 'Maybe next time.' },
   },
 });
 
-export const ${camel}Tool = defineTool({
+export const ${camel}Tool = ${camel}Setup.defineTool({
   name: '${name}',
   description: 'Greets the user by name. (Say what ${name} does: clients and models read this.)',
-  inputSchema: { type: 'object', additionalProperties: false },
   machine,
 });
 `;
-}
-
-function pascal(camel: string): string {
-  return camel.charAt(0).toUpperCase() + camel.slice(1);
 }
 
 export function testSource(name: string, imports: ScaffoldImports): string {
