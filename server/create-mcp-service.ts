@@ -11,8 +11,9 @@ import {
   PromptRegistry,
   ResourceRegistry,
   stderrLogger,
-  TaskManager,
-  TaskRunner,
+  definedFields,
+  startTaskRuntime,
+  type TaskManager,
   ToolRegistry,
   LiveToolRegistry,
   type FlowEngineOptions,
@@ -25,10 +26,10 @@ import {
   type TaskStore,
   type ToolDefinition,
 } from './engine/index.js';
-import { JsonSchemaValidator } from './engine/json-schema-validator.js';
 import {
   createMcpDispatcher,
   LegacyService,
+  toProtocolError,
   type LegacyServiceOptions,
   type McpDispatcher,
   type ServerInfo,
@@ -94,33 +95,21 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
   const queue = options.tasks?.queue ?? new MemoryTaskQueue();
-  const versionOf = (machine: Parameters<FlowEngine['versionOf']>[0]) => engine.versionOf(machine);
-  const manager = new TaskManager({
-    store,
-    queue,
-    versionOf,
-    clock,
-    ...(options.randomBytes ? { randomBytes: options.randomBytes } : {}),
-    ...(options.tasks?.ttlMs ? { ttlMs: options.tasks.ttlMs } : {}),
-    ...(options.tasks?.pollIntervalMs ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
-  });
-  const runner = new TaskRunner({
+  return startTaskRuntime({
     store,
     queue,
     tools: registry,
-    versionOf,
-    validator: new JsonSchemaValidator(),
-    clock,
+    versionOf: (machine) => engine.versionOf(machine),
+    toWireError: (error) => toProtocolError(error).toJSON(),
     logger,
-    ...(options.tasks?.stepBudgetMs ? { stepBudgetMs: options.tasks.stepBudgetMs } : {}),
+    clock,
+    ...definedFields({
+      randomBytes: options.randomBytes,
+      ttlMs: options.tasks?.ttlMs,
+      pollIntervalMs: options.tasks?.pollIntervalMs,
+      stepBudgetMs: options.tasks?.stepBudgetMs,
+    }),
   });
-  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
-  const close = async () => {
-    runner.close();
-    await queue.close();
-    await store.close();
-  };
-  return { manager, close };
 }
 
 export function createMcpService(options: McpServiceOptions): McpService {

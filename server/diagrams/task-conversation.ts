@@ -7,19 +7,16 @@
  * timestamps come from the example's fixed clock; timers run on real time, so the example uses
  * short delays.
  */
-import type { AnyStateMachine } from 'xstate';
 import {
   MemoryTaskQueue,
   MemoryTaskStore,
-  TaskManager,
-  TaskRunner,
+  startTaskRuntime,
   silentLogger,
   type FlowEngine,
   type InputRequest,
   type ToolRegistry,
 } from '../engine/index.js';
-import { JsonSchemaValidator } from '../engine/json-schema-validator.js';
-import type { JsonRpcResponse } from '../protocol/index.js';
+import { toProtocolError, type JsonRpcResponse } from '../protocol/index.js';
 import type { AnswerPolicy, ConversationRound } from './conversation.js';
 
 /** The example's own task store, queue and runner; `close` stops them once the example ends. */
@@ -30,28 +27,17 @@ export function exampleTasks(
   randomBytes: (length: number) => Uint8Array,
 ) {
   const store = new MemoryTaskStore({ clock });
-  const queue = new MemoryTaskQueue();
-  const versionOf = (machine: AnyStateMachine) => engine.versionOf(machine);
-  const manager = new TaskManager({ store, queue, versionOf, clock, randomBytes });
-  const runner = new TaskRunner({
+  const runtime = startTaskRuntime({
     store,
-    queue,
+    queue: new MemoryTaskQueue(),
     tools,
-    versionOf,
-    validator: new JsonSchemaValidator(),
-    clock,
+    versionOf: (machine) => engine.versionOf(machine),
+    toWireError: (error) => toProtocolError(error).toJSON(),
     logger: silentLogger,
+    clock,
+    randomBytes,
   });
-  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
-  return {
-    manager,
-    store,
-    close: async () => {
-      runner.close();
-      await queue.close();
-      await store.close();
-    },
-  };
+  return { manager: runtime.manager, store, close: runtime.close };
 }
 
 export interface FollowOptions {

@@ -18,7 +18,9 @@ export type EngineErrorReason =
   /** The single-use guard (Redis) cannot be reached: single-use flows fail closed. */
   | 'guard_unavailable'
   /** The machine settled in no recognised state: a bug in the tool or in Baton. */
-  | 'internal';
+  | 'internal'
+  /** A task outlived its ttlMs (the message says so; tasks.md allows failing it then). */
+  | 'task_expired';
 
 export class EngineError extends Error {
   override name = 'EngineError';

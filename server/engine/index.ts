@@ -42,6 +42,7 @@ export { findHeaderParams, type HeaderParam } from './catalogue/header-param-sch
 export {
   TaskManager,
   TaskRunner,
+  startTaskRuntime,
   MemoryTaskStore,
   MemoryTaskQueue,
   RedisTaskStore,

@@ -57,6 +57,8 @@ export function toProtocolError(error: EngineError): ProtocolError {
       );
     case 'internal':
       return new ProtocolError(ErrorCode.InternalError, 'Internal error');
+    case 'task_expired':
+      return new ProtocolError(ErrorCode.InternalError, error.message);
   }
 }
 

@@ -2,6 +2,7 @@
 export { McpDispatcher, type Dispatched, type ServerInfo, type TransportContext } from './mcp-dispatcher.js';
 export { createMcpDispatcher, type McpServiceOptions } from './mcp-service.js';
 export { ProtocolError, headerMismatch, invalidParams, methodNotFound } from './protocol-error.js';
+export { toProtocolError } from './engine-errors.js';
 export { ErrorCode, errorCatalogue, httpStatusOf, type CatalogueEntry } from './error-catalogue.js';
 export {
   errorResponse,

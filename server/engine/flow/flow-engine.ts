@@ -5,7 +5,7 @@
  * token, so any instance holding the key ring can continue any flow.
  */
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { takeFallbacks } from './unsupported-fallbacks.js';
+import { MAX_FALLBACK_HOPS, takeFallbacks } from './unsupported-fallbacks.js';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from '../state/canonical-digest.js';
 import { EngineError } from '../engine-error.js';
@@ -98,8 +98,6 @@ export const DEFAULT_TIME_BUDGET_MS = 30_000;
 export const DEFAULT_MAX_ROUNDS = 50;
 
 const INVALID_STATE = 'invalid or expired requestState';
-
-const MAX_FALLBACK_HOPS = 16;
 
 /** What a sealed state is bound to, computed from the request being served. */
 interface Binding {

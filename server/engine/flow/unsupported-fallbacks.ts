@@ -7,6 +7,9 @@ import { answerEvent } from '../authoring/input-states.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
 import { clientSupports, pendingQuestions, toInputRequest } from './pending-questions.js';
 
+/** How many times a round or a task step may take fallbacks and settle again (a machine may chain them). */
+export const MAX_FALLBACK_HOPS = 16;
+
 /** Sends `answer.<key>.unsupported` for each such question the state handles; true if any was sent. */
 export function takeFallbacks(actor: AnyActor, snapshot: AnyMachineSnapshot, caps: ClientCapabilities): boolean {
   let sent = false;

@@ -8,6 +8,7 @@ export {
   DEFAULT_POLL_INTERVAL_MS,
 } from './task-manager.js';
 export type { NewTask, TaskManagerOptions } from './task-manager.js';
+export { startTaskRuntime, type TaskRuntime, type TaskRuntimeOptions } from './task-runtime.js';
 export { TaskRunner, type TaskRunnerOptions, type TaskTools } from './task-runner.js';
 export type { TaskStore, TaskEventKind, TaskEventListener } from './task-store.js';
 export { MemoryTaskStore } from './memory-task-store.js';

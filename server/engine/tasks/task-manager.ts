@@ -10,7 +10,16 @@ import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
 import type { TaskTimer } from './scheduled-timers.js';
 import type { TaskQueue } from './task-queue.js';
-import { isTerminal, toCreatedTask, toDetailedTask, type TaskRecord } from './task-record.js';
+import {
+  cancelledOutcome,
+  expiredOutcome,
+  isTerminal,
+  terminalFields,
+  toCreatedTask,
+  toDetailedTask,
+  type TaskRecord,
+  type ToWireError,
+} from './task-record.js';
 import type { TaskStore } from './task-store.js';
 
 export interface TaskManagerOptions {
@@ -23,6 +32,7 @@ export interface TaskManagerOptions {
   ttlMs?: number;
   /** The polling interval suggested to clients (pollIntervalMs; BATON_TASK_POLL_MS). Default 1 s. */
   pollIntervalMs?: number;
+  toWireError: ToWireError;
 }
 
 export interface NewTask {
@@ -146,17 +156,7 @@ export class TaskManager {
     const stored = await this.#o.store.update(taskId, (r) => {
       if (isTerminal(r)) return undefined;
       if (r.phase !== 'idle') return { ...r, cancelRequested: true };
-      return {
-        ...r,
-        status: 'cancelled',
-        statusMessage: 'Cancelled',
-        cancelRequested: true,
-        snapshot: undefined,
-        timers: [],
-        asked: {},
-        answers: {},
-        lastUpdatedAt: this.#clock(),
-      };
+      return { ...r, ...terminalFields(), ...cancelledOutcome(), cancelRequested: true, lastUpdatedAt: this.#clock() };
     });
     if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
     else if (stored) {
@@ -205,21 +205,10 @@ export class TaskManager {
       await this.#o.store.publish(record.taskId, 'cancel');
       return record;
     }
-    const message = `Task expired: it did not finish within its ttlMs (${record.ttlMs} ms)`;
     const stored = await this.#o.store.update(record.taskId, (r) =>
       isTerminal(r) || r.phase === 'running'
         ? undefined
-        : {
-            ...r,
-            status: 'failed',
-            statusMessage: message,
-            error: { code: -32603, message },
-            snapshot: undefined,
-            timers: [],
-            asked: {},
-            answers: {},
-            lastUpdatedAt: this.#clock(),
-          },
+        : { ...r, ...terminalFields(), ...expiredOutcome(r, this.#o.toWireError), lastUpdatedAt: this.#clock() },
     );
     if (stored && isTerminal(stored)) await this.#o.store.publish(record.taskId, 'changed');
     return stored;

@@ -3,6 +3,7 @@
  * "Tasks"; schema 2026-07-28 `Task`, `DetailedTask`, `CreateTaskResult`). The record carries the
  * machine's persisted snapshot between steps; stores seal the whole record at rest.
  */
+import { EngineError } from '../engine-error.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import type { TaskTimer } from './scheduled-timers.js';
 
@@ -54,6 +55,34 @@ export interface TaskRecord {
   cancelRequested: boolean;
   result?: Record<string, unknown>;
   error?: JsonRpcErrorObject;
+}
+
+/**
+ * Turns an engine failure into the JSON-RPC error a failed task carries. It is the protocol
+ * layer's one seam (protocol/engine-errors.ts), injected: the engine names reasons, never codes.
+ */
+export type ToWireError = (error: EngineError) => JsonRpcErrorObject;
+
+/** A status with the fields that go with it when a record is finished or paused. */
+export type Outcome = Partial<TaskRecord> & Pick<TaskRecord, 'status'>;
+
+/** What a terminal task no longer needs to keep. */
+export function terminalFields(): Partial<TaskRecord> {
+  return { snapshot: undefined, timers: [], asked: {}, answers: {} };
+}
+
+export function cancelledOutcome(): Outcome {
+  return { status: 'cancelled', statusMessage: 'Cancelled' };
+}
+
+/** `failed`, with the detail in statusMessage (tasks.md: SHOULD) and the wire error in `error`. */
+export function failedOutcome(error: EngineError, toWireError: ToWireError): Outcome {
+  return { status: 'failed', statusMessage: error.message, error: toWireError(error) };
+}
+
+export function expiredOutcome(record: TaskRecord, toWireError: ToWireError): Outcome {
+  const message = `Task expired: it did not finish within its ttlMs (${record.ttlMs} ms)`;
+  return failedOutcome(new EngineError('task_expired', message), toWireError);
 }
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled', 'failed']);

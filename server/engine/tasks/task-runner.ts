@@ -7,7 +7,7 @@
  * `idempotencyKey()` (task-authoring.ts).
  */
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { takeFallbacks } from '../flow/unsupported-fallbacks.js';
+import { MAX_FALLBACK_HOPS, takeFallbacks } from '../flow/unsupported-fallbacks.js';
 import { interpretAnswer } from '../flow/answers.js';
 import { PROGRESS_EVENT } from '../authoring/input-states.js';
 import type { JsonSchemaValidator } from '../json-schema-validator.js';
@@ -21,7 +21,18 @@ import { askedQuestionProblem } from '../flow/form-schema-check.js';
 import { pendingTimers, rearmTimers, type TaskTimer } from './scheduled-timers.js';
 import { registerRunScope } from '../authoring/task-authoring.js';
 import type { TaskQueue } from './task-queue.js';
-import { isTerminal, type AskedQuestion, type JsonRpcErrorObject, type TaskRecord } from './task-record.js';
+import { EngineError, type EngineErrorReason } from '../engine-error.js';
+import {
+  cancelledOutcome,
+  expiredOutcome,
+  failedOutcome,
+  isTerminal,
+  terminalFields,
+  type AskedQuestion,
+  type Outcome,
+  type TaskRecord,
+  type ToWireError,
+} from './task-record.js';
 import { settleStep, type StepSettled } from './task-settle.js';
 import type { TaskStore } from './task-store.js';
 
@@ -42,14 +53,12 @@ export interface TaskRunnerOptions {
   stepBudgetMs?: number;
   /** Timers due sooner than this are waited for inside the step instead of persisted (2 s). */
   inlineTimerMs?: number;
+  toWireError: ToWireError;
 }
 
 /** How long a job that finds its task busy on another step waits before looking again. */
 const BUSY_RETRY_MS = 500;
-const MAX_FALLBACK_HOPS = 16;
 const PROGRESS_WRITE_INTERVAL_MS = 500;
-
-const internalError = (message: string): JsonRpcErrorObject => ({ code: -32603, message });
 
 export class TaskRunner {
   readonly #o: Required<Omit<TaskRunnerOptions, 'logger' | 'clock'>>;
@@ -83,7 +92,7 @@ export class TaskRunner {
     } catch (error) {
       // A bug or a store outage: fail the task visibly rather than leave it working for ever.
       this.#logger.error('task_step_failed', { taskId, error: String((error as Error)?.stack ?? error) });
-      await this.#finish(taskId, { status: 'failed', error: internalError('Internal error') }).catch(() => {});
+      await this.#finish(taskId, this.#failed('internal', 'Internal error')).catch(() => {});
       throw error;
     }
   }
@@ -98,14 +107,14 @@ export class TaskRunner {
         await store.publish(taskId, 'cancel');
         return;
       }
-      return void (await this.#finish(taskId, expired(record)));
+      return void (await this.#finish(taskId, expiredOutcome(record, this.#o.toWireError)));
     }
     if (record.phase === 'running' && record.runningJob !== jobId) {
       // Another job is running a step of this task: look again once it is likely done.
       await queue.schedule(taskId, { jobKey: `r${Date.now()}`, runAt: Date.now() + BUSY_RETRY_MS });
       return;
     }
-    if (record.cancelRequested) return void (await this.#finish(taskId, cancelled()));
+    if (record.cancelRequested) return void (await this.#finish(taskId, cancelledOutcome()));
     // Timers are wall-clock time, as XState sets them; the injected clock is for timestamps and TTLs.
     const due = record.timers.some((t) => t.dueAt <= Date.now());
     const resumed = record.phase === 'running'; // this job ran before and its instance died
@@ -129,17 +138,13 @@ export class TaskRunner {
   async #step(record: TaskRecord): Promise<void> {
     const { taskId } = record;
     const tool = this.#o.tools.get(record.tool);
-    if (!tool)
-      return this.#finish(taskId, {
-        status: 'failed',
-        error: internalError(`Tool ${record.tool} is no longer served`),
-      });
+    if (!tool) return this.#finish(taskId, this.#failed('internal', `Tool ${record.tool} is no longer served`));
     if (this.#o.versionOf(tool.machine) !== record.version) {
       // Restarting would repeat the effects already done; a task cannot move to a changed machine.
-      return this.#finish(taskId, {
-        status: 'failed',
-        error: internalError(`Tool ${tool.name} changed while this task was running; start it again`),
-      });
+      return this.#finish(
+        taskId,
+        this.#failed('internal', `Tool ${tool.name} changed while this task was running; start it again`),
+      );
     }
     const actor = createActor(tool.machine, {
       snapshot: structuredClone(record.snapshot) as never,
@@ -229,13 +234,18 @@ export class TaskRunner {
         });
       case 'aborted':
         // Stopped by tasks/cancel, or by the TTL running out under it.
-        return this.#finish(taskId, this.#clock() >= record.createdAt + record.ttlMs ? expired(record) : cancelled());
+        return this.#finish(
+          taskId,
+          this.#clock() >= record.createdAt + record.ttlMs
+            ? expiredOutcome(record, this.#o.toWireError)
+            : cancelledOutcome(),
+        );
       case 'stuck':
         this.#logger.error('task_stuck', { taskId, state: settled.value });
-        return this.#finish(taskId, {
-          status: 'failed',
-          error: internalError('The tool stopped in a state that neither finishes nor asks for input'),
-        });
+        return this.#finish(
+          taskId,
+          this.#failed('internal', 'The tool stopped in a state that neither finishes nor asks for input'),
+        );
       case 'sleeping':
       case 'waiting':
         return this.#pause(record, tool, actor, settled, timers, retryReasons);
@@ -252,10 +262,7 @@ export class TaskRunner {
   ): Promise<void> {
     const paused = persistAtQuestion(actor);
     if ('problem' in paused) {
-      return this.#finish(record.taskId, {
-        status: 'failed',
-        error: internalError(`${tool.name} cannot pause: ${paused.problem}`),
-      });
+      return this.#finish(record.taskId, this.#failed('internal', `${tool.name} cannot pause: ${paused.problem}`));
     }
     const snapshot = paused.persisted;
     let asked: Record<string, AskedQuestion> = {};
@@ -267,14 +274,14 @@ export class TaskRunner {
         return this.#finish(record.taskId, { status: 'completed', result: { ...toolError(questions.problem) } });
       }
       if ('missing' in questions) {
-        return this.#finish(record.taskId, {
-          status: 'failed',
-          error: {
-            code: -32021,
-            message: `Missing required client capability: ${capabilityNames(questions.missing)}`,
-            data: { requiredCapabilities: questions.missing },
+        const error = new EngineError(
+          'missing_capability',
+          'The tool needs input of a kind this client did not declare',
+          {
+            requiredCapabilities: questions.missing,
           },
-        });
+        );
+        return this.#finish(record.taskId, failedOutcome(error, this.#o.toWireError));
       }
       asked = questions.asked;
     }
@@ -282,7 +289,7 @@ export class TaskRunner {
     const stored = await this.#o.store.update(record.taskId, (r) => {
       if (isTerminal(r)) return undefined;
       const base = { ...r, phase: 'idle' as const, runningJob: undefined, lastUpdatedAt: this.#clock() };
-      if (r.cancelRequested) return { ...base, ...terminalFields(), status: 'cancelled', statusMessage: 'Cancelled' };
+      if (r.cancelRequested) return { ...base, ...terminalFields(), ...cancelledOutcome() };
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
         status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
@@ -360,8 +367,13 @@ export class TaskRunner {
     });
   }
 
+  /** `failed` for a protocol-level reason: the wire error through the protocol's seam. */
+  #failed(reason: EngineErrorReason, message: string): Outcome {
+    return failedOutcome(new EngineError(reason, message), this.#o.toWireError);
+  }
+
   /** Writes a terminal status (once: a terminal status never changes) and tells every instance. */
-  async #finish(taskId: string, outcome: Partial<TaskRecord> & Pick<TaskRecord, 'status'>): Promise<void> {
+  async #finish(taskId: string, outcome: Outcome): Promise<void> {
     await this.#o.store.update(taskId, (r) =>
       isTerminal(r)
         ? undefined
@@ -369,28 +381,4 @@ export class TaskRunner {
     );
     await this.#o.store.publish(taskId, 'changed');
   }
-}
-
-/** What a terminal task no longer needs to keep. */
-function terminalFields(): Partial<TaskRecord> {
-  return { snapshot: undefined, timers: [], asked: {}, answers: {} };
-}
-
-function cancelled(): Partial<TaskRecord> & Pick<TaskRecord, 'status'> {
-  return { status: 'cancelled', statusMessage: 'Cancelled' };
-}
-
-function expired(record: TaskRecord): Partial<TaskRecord> & Pick<TaskRecord, 'status'> {
-  const message = `Task expired: it did not finish within its ttlMs (${record.ttlMs} ms)`;
-  return { status: 'failed', statusMessage: message, error: internalError(message) };
-}
-
-function capabilityNames(caps: ClientCapabilities, prefix = ''): string {
-  return Object.entries(caps)
-    .map(([key, value]) => {
-      const name = prefix ? `${prefix}.${key}` : key;
-      const inner = value && typeof value === 'object' ? capabilityNames(value as ClientCapabilities, name) : '';
-      return inner || name;
-    })
-    .join(', ');
 }

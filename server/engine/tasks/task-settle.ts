@@ -3,8 +3,9 @@
  * timers that are far enough away to be worth persisting (a durable timer). Unlike a synchronous
  * round, a step has no reason to wait for a timer: it records it and the queue wakes the task.
  */
-import { waitFor, type AnyActor, type AnyActorRef, type AnyMachineSnapshot } from 'xstate';
+import { waitFor, type AnyActor, type AnyMachineSnapshot } from 'xstate';
 import { INPUT_TAG } from '../authoring/input-states.js';
+import { pendingWork } from '../flow/pause-check.js';
 import { pendingTimers } from './scheduled-timers.js';
 
 export type StepSettled =
@@ -17,11 +18,6 @@ export type StepSettled =
   | { kind: 'timeout' }
   | { kind: 'aborted' };
 
-function running(snapshot: AnyMachineSnapshot): boolean {
-  const children = Object.values(snapshot.children as Record<string, AnyActorRef | undefined>);
-  return children.some((child) => child?.getSnapshot().status === 'active');
-}
-
 function classify(
   actor: AnyActor,
   snapshot: AnyMachineSnapshot,
@@ -31,7 +27,9 @@ function classify(
   if (snapshot.status === 'done') return { kind: 'done', output: snapshot.output };
   if (snapshot.status === 'error') return { kind: 'error', error: snapshot.error };
   if (snapshot.status !== 'active') return { kind: 'aborted' };
-  if (running(snapshot)) return undefined;
+  // Invoked or spawned work still going (an idle child machine is not work: it waits for events).
+  const work = pendingWork(actor, snapshot);
+  if (work.finishing.length > 0 || work.endless.length > 0) return undefined;
   const timers = pendingTimers(actor);
   const nearest = Math.min(...timers.map((t) => t.dueAt));
   // A timer about to fire (or one that woke this step) is waited for here, even at a question:

@@ -1,0 +1,68 @@
+/**
+ * Tasks wired together: the manager the protocol calls, the runner that works the queue, and
+ * one `close`. The server and the docs' example runs build theirs here.
+ */
+import type { AnyStateMachine } from 'xstate';
+import { JsonSchemaValidator } from '../json-schema-validator.js';
+import type { Logger } from '../logger.js';
+import { definedFields } from '../plain-objects.js';
+import { TaskManager } from './task-manager.js';
+import type { TaskQueue } from './task-queue.js';
+import type { ToWireError } from './task-record.js';
+import { TaskRunner, type TaskTools } from './task-runner.js';
+import type { TaskStore } from './task-store.js';
+
+export interface TaskRuntimeOptions {
+  store: TaskStore;
+  queue: TaskQueue;
+  tools: TaskTools;
+  versionOf: (machine: AnyStateMachine) => string;
+  toWireError: ToWireError;
+  logger: Logger;
+  clock?: () => number;
+  randomBytes?: (length: number) => Uint8Array;
+  ttlMs?: number;
+  pollIntervalMs?: number;
+  stepBudgetMs?: number;
+}
+
+export interface TaskRuntime {
+  manager: TaskManager;
+  /** Stops listening for cancels and closes the queue and the store. */
+  close(): Promise<void>;
+}
+
+export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
+  const { store, queue, versionOf, toWireError, clock } = options;
+  const manager = new TaskManager({
+    store,
+    queue,
+    versionOf,
+    toWireError,
+    ...definedFields({
+      clock,
+      randomBytes: options.randomBytes,
+      ttlMs: options.ttlMs,
+      pollIntervalMs: options.pollIntervalMs,
+    }),
+  });
+  const runner = new TaskRunner({
+    store,
+    queue,
+    tools: options.tools,
+    versionOf,
+    toWireError,
+    validator: new JsonSchemaValidator(),
+    logger: options.logger,
+    ...definedFields({ clock, stepBudgetMs: options.stepBudgetMs }),
+  });
+  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
+  return {
+    manager,
+    close: async () => {
+      runner.close();
+      await queue.close();
+      await store.close();
+    },
+  };
+}
