@@ -10,6 +10,7 @@
  * swap it with `releaseMachine.provide({ actors: { deploy } })`.
  */
 import { appendFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { assign, fromPromise } from 'xstate';
 import { toolSetup } from '../../server/engine/index.js';
 
@@ -29,13 +30,8 @@ export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput
   const deploymentId = deploymentIdOf(input);
   const journal = process.env.BATON_DEPLOY_JOURNAL;
   if (journal) appendFileSync(journal, `${deploymentId} ${process.pid}\n`);
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, 15);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('deployment aborted'));
-    });
-  });
+  // Rejects with an AbortError when the round is cancelled.
+  await delay(15, undefined, { signal });
   return { deploymentId };
 });
 

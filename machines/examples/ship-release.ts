@@ -12,6 +12,7 @@
  * `tasks/cancel` stops it at any point before promotion; nothing is promoted then.
  */
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { assign, fromCallback, fromPromise } from 'xstate';
 import { idempotencyKey, reportProgress, toolSetup } from '../../server/engine/index.js';
 
@@ -60,13 +61,8 @@ export const simulatedPromote = fromPromise<{ promotion: string }, { artifact: s
     if (journal && !(existsSync(journal) && readFileSync(journal, 'utf8').includes(`promote ${key} `))) {
       appendFileSync(journal, `promote ${key} ${process.pid}\n`);
     }
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(resolve, 20);
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(new Error('promotion aborted'));
-      });
-    });
+    // Rejects with an AbortError when the task is cancelled.
+    await delay(20, undefined, { signal });
     return { promotion: `${input.artifact} promoted (${key})` };
   },
 );
