@@ -16,6 +16,7 @@ import { ANONYMOUS } from '../../server/protocol/index.js';
 import { interpretAnswer } from '../../server/engine/flow/answers.js';
 import { canonicalJson, shortDigest } from '../../server/engine/state/canonical-digest.js';
 import {
+  Cancellation,
   FlowEngine,
   KeyRing,
   openState,
@@ -272,7 +273,7 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
       step: 'dispatch',
       what: 'the same round through the protocol layer (no HTTP)',
       prepare: none,
-      run: () => server.dispatcher.dispatch(message, { principal: ANONYMOUS, signal: new AbortController().signal }),
+      run: () => server.dispatcher.dispatch(message, { principal: ANONYMOUS, cancellation: new Cancellation() }),
     },
   ];
 
@@ -281,7 +282,7 @@ export async function runEngineSteps(options: MeasureOptions): Promise<MicroResu
   const round = await engine.run({ ...call, requestState: token, inputResponses: approverResponses });
   const dispatched = await server.dispatcher.dispatch(message, {
     principal: ANONYMOUS,
-    signal: new AbortController().signal,
+    cancellation: new Cancellation(),
   });
   if (!asksConfirm(round) || !asksConfirm(dispatched)) {
     throw new Error(`the micro-benchmark round does not ask "confirm": ${JSON.stringify(dispatched).slice(0, 300)}`);

@@ -10,6 +10,7 @@
  */
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import {
+  Cancellation,
   docsEffectProblems,
   FlowEngine,
   KeyRing,
@@ -164,7 +165,7 @@ async function converse(
     };
     const dispatched = await dispatcher.dispatch(request, {
       principal: ANONYMOUS,
-      signal: options.signal ?? new AbortController().signal,
+      cancellation: options.signal ? Cancellation.following(options.signal) : new Cancellation(),
     });
     if (dispatched.type !== 'response') throw new Error(`the example of ${request.method} was cancelled`);
     return { request, response: dispatched.response };

@@ -13,6 +13,7 @@ export {
   type FlowOutcome,
 } from './flow/flow-engine.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
+export { Cancellation, abortSignalOf } from './cancellation.js';
 export { ConfigurationError } from './configuration-error.js';
 export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './state/key-ring.js';
 export { openState, sealState, type StateClaims, type SealedContent } from './state/sealed-state.js';

@@ -8,7 +8,8 @@
 import type { Context } from 'koa';
 import { ANONYMOUS, type Principal } from '../protocol/index.js';
 
-export type Authenticate = (ctx: Context) => Promise<Principal>;
+/** May answer at once: the endpoint only waits when the hook returns a promise. */
+export type Authenticate = (ctx: Context) => Principal | Promise<Principal>;
 
 export interface AuthenticationFailure {
   /** RFC 6750 error code: `invalid_token` for a bad token, `insufficient_scope` (then 403). */

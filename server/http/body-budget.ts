@@ -33,32 +33,21 @@ export class BodyBudget {
 
   /** Reserves `bytes` for a body from `client`, or undefined when that would pass a cap. */
   reserve(client: string, bytes: number): BodyReservation | undefined {
-    if (!this.#fits(client, bytes)) return undefined;
-    let held = 0;
-    const take = (n: number) => {
-      this.#total += n;
-      this.#perClient.set(client, (this.#perClient.get(client) ?? 0) + n);
-      held += n;
-    };
-    take(bytes);
-    return {
-      grow: (n) => {
-        if (!this.#fits(client, n)) return false;
-        take(n);
-        return true;
-      },
-      release: () => {
-        if (held === 0) return;
-        this.#total -= held;
-        const left = (this.#perClient.get(client) ?? 0) - held;
-        if (left > 0) this.#perClient.set(client, left);
-        else this.#perClient.delete(client);
-        held = 0;
-      },
-    };
+    if (!this.fits(client, bytes)) return undefined;
+    const reservation = new Reservation(this, client);
+    reservation.take(bytes);
+    return reservation;
   }
 
-  #fits(client: string, bytes: number): boolean {
+  /** Counts `bytes` more for `client` (negative to give them back). */
+  adjust(client: string, bytes: number): void {
+    this.#total += bytes;
+    const held = (this.#perClient.get(client) ?? 0) + bytes;
+    if (held > 0) this.#perClient.set(client, held);
+    else this.#perClient.delete(client);
+  }
+
+  fits(client: string, bytes: number): boolean {
     return (
       this.#total + bytes <= this.limits.totalBytes &&
       (this.#perClient.get(client) ?? 0) + bytes <= this.limits.perClientBytes
@@ -72,5 +61,32 @@ export class BodyBudget {
 
   get busyMessage(): string {
     return 'Server busy: too many request bodies are arriving at once; retry shortly';
+  }
+}
+
+/** One body's share of the budget (a class: a request's reservation is made on the hot path). */
+class Reservation implements BodyReservation {
+  #held = 0;
+
+  constructor(
+    readonly budget: BodyBudget,
+    readonly client: string,
+  ) {}
+
+  take(bytes: number): void {
+    this.budget.adjust(this.client, bytes);
+    this.#held += bytes;
+  }
+
+  grow(bytes: number): boolean {
+    if (!this.budget.fits(this.client, bytes)) return false;
+    this.take(bytes);
+    return true;
+  }
+
+  release(): void {
+    if (this.#held === 0) return;
+    this.budget.adjust(this.client, -this.#held);
+    this.#held = 0;
   }
 }

@@ -14,6 +14,7 @@ import {
   type LegacyService,
   type McpDispatcher,
 } from '../protocol/index.js';
+import { Cancellation } from '../engine/index.js';
 import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
 import type { BodyBudget } from './body-budget.js';
 import { clientKey } from './client-address.js';
@@ -48,14 +49,15 @@ export interface McpEndpointOptions {
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
   return async (ctx) => {
     const channel = new ResponseChannel(ctx);
-    const controller = new AbortController();
+    const cancellation = new Cancellation();
     ctx.res.on('close', () => {
-      if (!ctx.res.writableFinished) controller.abort();
+      if (!ctx.res.writableFinished) cancellation.abort();
     });
 
     let principal;
     try {
-      principal = await options.authenticate(ctx);
+      const authenticated = options.authenticate(ctx);
+      principal = authenticated instanceof Promise ? await authenticated : authenticated;
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
       ctx.set('WWW-Authenticate', bearerChallenge(error.failure, options.resourceMetadataUrl));
@@ -82,7 +84,8 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     let message: unknown;
     let body: string | undefined;
     try {
-      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
+      const read = readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
+      body = typeof read === 'string' ? read : await read;
       message = parseJson(body);
     } catch (error) {
       if (error instanceof BodyBudgetExceededError) return bodyBusy(error.message);
@@ -120,14 +123,14 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         // A response's result is the client's answer: the envelope dropped it, so read it again.
         const full = isJsonRpcResponse(message) ? (JSON.parse(body!) as unknown) : message;
         body = undefined;
-        await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: controller.signal });
+        await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: cancellation.signal });
         return;
       }
       // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
       body = undefined;
       outcome = await options.dispatcher.dispatch(message, {
         principal,
-        signal: controller.signal,
+        cancellation,
         checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
         notify: (notification) => channel.notify(notification),
       });

@@ -31,9 +31,8 @@ function forbidden(message: string) {
 export function originGuard(policy: OriginPolicy): Middleware {
   const allowedHosts = new Set((policy.allowedHosts ?? []).map((h) => h.toLowerCase()));
   const allowedOrigins = new Set(policy.allowedOrigins ?? []);
-  return async (ctx, next) => {
-    const host = hostnameOf(ctx.get('host'));
-    if (allowedHosts.size > 0 && !allowedHosts.has(host)) {
+  return (ctx, next) => {
+    if (allowedHosts.size > 0 && !allowedHosts.has(hostnameOf(ctx.get('host')))) {
       ctx.status = 403;
       ctx.type = 'application/json';
       ctx.body = forbidden('Forbidden: this server does not answer for that Host');
@@ -56,6 +55,6 @@ export function originGuard(policy: OriginPolicy): Middleware {
         return;
       }
     }
-    await next();
+    return next();
   };
 }

@@ -35,16 +35,17 @@ export class BodyAbortedError extends Error {
 
 /**
  * `reservation` holds the bytes already reserved for this body (its declared length); a body
- * that grows past them must reserve more or is refused with BodyBudgetExceededError.
+ * that grows past them must reserve more or is refused with BodyBudgetExceededError. A body that
+ * has already arrived is returned as it is, not in a promise (no wait, no microtask).
  */
 export function readBody(
   request: IncomingMessage,
   limit: number,
   timeoutMs: number,
   reservation?: { bytes: number; budget: BodyReservation },
-): Promise<string> {
+): string | Promise<string> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
   // A small body has usually arrived with its headers and waits in the stream's buffer whole: take
   // it at once, with no timer and no listeners. It is within the limit and within the bytes reserved
   // (its declared length); resume() lets the stream reach its end by itself.
@@ -52,7 +53,7 @@ export function readBody(
     const body = request.read(declared) as Buffer | null;
     if (body !== null) {
       request.resume();
-      return Promise.resolve(body.toString('utf8'));
+      return body.toString('utf8');
     }
   }
   return new Promise((resolve, reject) => {

@@ -10,11 +10,9 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export class ResponseChannel {
   #streaming = false;
   readonly #ctx: Context;
-  readonly #headers: Record<string, string>;
 
-  constructor(ctx: Context, headers: Record<string, string> = {}) {
+  constructor(ctx: Context) {
     this.#ctx = ctx;
-    this.#headers = headers;
   }
 
   get streaming(): boolean {
@@ -29,7 +27,6 @@ export class ResponseChannel {
       this.#streaming = true;
       this.#ctx.respond = false;
       res.writeHead(200, {
-        ...this.#headers,
         'Content-Type': 'text/event-stream',
         'Cache-Control': 'no-cache, no-transform',
         // Proxies such as nginx must pass events through as they come.
@@ -52,10 +49,9 @@ export class ResponseChannel {
     const body = JSON.stringify(message);
     this.#ctx.respond = false;
     // Headers set earlier on the context (ctx.set) are already on `res` and are kept by writeHead.
-    for (const name in this.#headers) res.setHeader(name, this.#headers[name]!);
     res.statusCode = status;
     res.setHeader('Content-Type', JSON_TYPE);
-    res.setHeader('Content-Length', Buffer.byteLength(body));
+    // end() with the whole body and no header sent yet sets Content-Length itself (one byteLength).
     res.end(body);
   }
 

@@ -4,7 +4,7 @@
  * `_meta` (-32602, 400) -> transport headers (-32020) -> version (-32022) -> method (-32601, 404)
  * -> params and handler (-32602, -32021, -32603). Every error echoes the request id when readable.
  */
-import type { Logger } from '../engine/index.js';
+import type { Cancellation, Logger } from '../engine/index.js';
 import { toWireError } from './engine-errors.js';
 import {
   errorResponse,
@@ -30,7 +30,8 @@ export interface ServerInfo {
 /** What the transport knows about one incoming message. */
 export interface TransportContext {
   principal: Principal;
-  signal: AbortSignal;
+  /** Aborted when the client goes away; its AbortSignal is made only if a handler waits on it. */
+  cancellation: Cancellation;
   /** Transport checks that sit between `_meta` and the version check (HTTP: standard headers). */
   checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void;
   /** Delivers a notification for the request in flight; without it, notifications are dropped. */
@@ -120,12 +121,12 @@ export class McpDispatcher {
       params,
       meta,
       principal: transport.principal,
-      signal: transport.signal,
+      cancellation: transport.cancellation,
       notify: (notification) => {
-        if (!transport.signal.aborted) transport.notify?.({ jsonrpc: '2.0', ...notification });
+        if (!transport.cancellation.aborted) transport.notify?.({ jsonrpc: '2.0', ...notification });
       },
     });
-    if (result === CANCELLED || transport.signal.aborted) return { type: 'cancelled' };
+    if (result === CANCELLED || transport.cancellation.aborted) return { type: 'cancelled' };
     const { resultType = 'complete', _meta, ...rest } = result;
     const response = resultResponse(request.id, {
       resultType,

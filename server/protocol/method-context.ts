@@ -1,5 +1,5 @@
 /** What a method handler gets: one request, already through the validation ladder. */
-import type { FlowCall, FlowEngine, FlowOutcome } from '../engine/index.js';
+import type { Cancellation, FlowCall, FlowEngine, FlowOutcome } from '../engine/index.js';
 import type { RequestId } from './json-rpc.js';
 import type { Principal } from './principal.js';
 import type { RequestMeta } from './request-meta.js';
@@ -11,7 +11,7 @@ export interface MethodContext {
   meta: RequestMeta;
   principal: Principal;
   /** Aborted when the client goes away (HTTP close, stdio notifications/cancelled). */
-  signal: AbortSignal;
+  cancellation: Cancellation;
   /** Sends a notification tied to this request (progress); on HTTP it opens the SSE stream. */
   notify: (notification: { method: string; params: Record<string, unknown> }) => void;
   /**

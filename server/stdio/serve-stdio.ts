@@ -14,7 +14,7 @@
  *   (spec: exit promptly on stdin EOF). Work still running after `drainTimeoutMs` is aborted.
  */
 import type { Readable, Writable } from 'node:stream';
-import { silentLogger, type Logger } from '../engine/index.js';
+import { Cancellation, silentLogger, type Logger } from '../engine/index.js';
 import {
   ErrorCode,
   errorResponse,
@@ -115,7 +115,7 @@ export function serveStdio(options: StdioOptions): StdioConnection {
     try {
       const outcome = await dispatcher.dispatch(message, {
         principal,
-        signal,
+        cancellation: Cancellation.following(signal),
         notify: (notification) => {
           if (!signal.aborted) write(notification);
         },

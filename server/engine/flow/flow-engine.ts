@@ -9,6 +9,7 @@ import { MAX_FALLBACK_HOPS, takeFallbacks } from './unsupported-fallbacks.js';
 import { interpretAnswer } from './answers.js';
 import { canonicalJson, shortDigest } from '../state/canonical-digest.js';
 import { EngineError } from '../engine-error.js';
+import { abortSignalOf, type Cancellation } from '../cancellation.js';
 import type { FlowDefinition } from '../authoring/flow-definition.js';
 import { PROGRESS_EVENT, SINGLE_USE_TAG } from '../authoring/input-states.js';
 import { isLoggingLevel, LOG_EVENT, type LogReport } from '../authoring/log-reports.js';
@@ -22,6 +23,7 @@ import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import {
   clientSupports,
   pendingQuestions,
+  requestedSchemaOf,
   requiredCapability,
   toInputRequest,
   type PageRefMinter,
@@ -66,7 +68,8 @@ export interface FlowCall {
   clientCapabilities: ClientCapabilities;
   inputResponses?: unknown;
   requestState?: unknown;
-  signal?: AbortSignal;
+  /** Aborted when the caller goes away; a Cancellation makes its AbortSignal only if the round waits. */
+  signal?: AbortSignal | Cancellation;
   /** Receives the machine's progress reports during this round (only increasing values). */
   onProgress?: (report: Progress) => void;
   /**
@@ -193,10 +196,14 @@ export class FlowEngine {
       scope: { owner: call.quotaOwner ?? call.principal, quota: this.#quota, issuedAt: resumed.claims.issuedAt },
       ...(answersAny(resumed.claims.asked, call.inputResponses) ? {} : { unanswered: call.requestState as string }),
     };
-    return runOnce(single, () => this.#runRound(call, binding, resumed));
+    return runOnce(single, async () => this.#runRound(call, binding, resumed));
   }
 
-  async #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): Promise<FlowOutcome> {
+  /**
+   * Most rounds settle without waiting on anything (no invoked work): such a round is answered
+   * without a promise between its steps, and only one that waits returns one.
+   */
+  #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): FlowOutcome | Promise<FlowOutcome> {
     const { flow } = call;
     const machine = call.handover ? withParkedActors(flow.machine) : flow.machine;
     const actor = resumed
@@ -206,6 +213,13 @@ export class FlowEngine {
     actor.subscribe({ error: ignore });
     const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
     const logs = call.onLog ? forwardLogs(actor, call.onLog) : undefined;
+    // Nothing more may be reported once the round has an answer (spec, progress).
+    const end = () => {
+      progress?.unsubscribe();
+      logs?.unsubscribe();
+      actor.stop();
+    };
+    let outcome: FlowOutcome | Promise<FlowOutcome>;
     try {
       actor.start();
       // Checked to be a plain object in run().
@@ -223,13 +237,14 @@ export class FlowEngine {
       };
       // Only a first call answers ahead: answers sent with a state the deploy restarted were given
       // to another machine's questions, so they are not carried over.
-      return await this.#conclude(round, call.requestState === undefined ? responses : undefined);
-    } finally {
-      // Nothing more may be reported once the round has an answer (spec, progress).
-      progress?.unsubscribe();
-      logs?.unsubscribe();
-      actor.stop();
+      outcome = this.#conclude(round, call.requestState === undefined ? responses : undefined);
+    } catch (error) {
+      end();
+      throw error;
     }
+    if (outcome instanceof Promise) return outcome.finally(end);
+    end();
+    return outcome;
   }
 
   #forwardProgress(actor: AnyActor, onProgress: (report: Progress) => void) {
@@ -268,17 +283,12 @@ export class FlowEngine {
   /** Opens and checks a presented state; a deploy that changed the machine restarts the flow. */
   #resume(call: FlowCall, binding: Binding): Resumed | undefined {
     const opened = openState(call.requestState, this.#keyRing, this.#maxStateLength);
-    const reject = (check: string) => {
-      // The reason is logged for operators and never sent: the client learns only "invalid".
-      this.#logger.warn('request_state_rejected', { check, target: binding.target });
-      return new EngineError('invalid_state', INVALID_STATE);
-    };
-    if (!opened) throw reject('seal');
+    if (!opened) throw this.#reject('seal', binding);
     const { claims } = opened;
-    if (Math.floor(this.#clock() / 1000) >= claims.expiresAt) throw reject('expiry');
-    if (claims.principal !== binding.principal) throw reject('principal');
-    if (claims.target !== binding.target) throw reject('target');
-    if (claims.args !== binding.args) throw reject('arguments');
+    if (Math.floor(this.#clock() / 1000) >= claims.expiresAt) throw this.#reject('expiry', binding);
+    if (claims.principal !== binding.principal) throw this.#reject('principal', binding);
+    if (claims.target !== binding.target) throw this.#reject('target', binding);
+    if (claims.args !== binding.args) throw this.#reject('arguments', binding);
     if (claims.version !== binding.version) {
       this.#logger.info('request_state_restarted', { target: binding.target, reason: 'machine changed' });
       return undefined;
@@ -286,48 +296,65 @@ export class FlowEngine {
     return opened;
   }
 
+  #reject(check: string, binding: Binding): EngineError {
+    // The reason is logged for operators and never sent: the client learns only "invalid".
+    this.#logger.warn('request_state_rejected', { check, target: binding.target });
+    return new EngineError('invalid_state', INVALID_STATE);
+  }
+
   /**
    * Feeds answers for the keys asked last round, in the order the questions were asked. Answers
    * to keys not asked are ignored; a missing answer leaves its question pending (asked again).
    */
-  #deliver(actor: AnyActor, askedKeys: Iterable<string>, responses: Record<string, unknown>): Record<string, string> {
-    const asked = new Set(askedKeys);
+  #deliver(actor: AnyActor, asked: readonly string[], responses: Record<string, unknown>): Record<string, string> {
     const retryReasons: Record<string, string> = {};
     const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
     // Read every answer before sending any: a malformed one refuses the round with nothing run.
     const planned: Array<{ key: string; event: AnyEventObject }> = [];
     for (const { question } of pendingQuestions(snapshot)) {
-      if (!asked.has(question.key) || !Object.hasOwn(responses, question.key)) continue;
-      const schema =
-        question.kind === 'form'
-          ? (toInputRequest(question, snapshot.context).params?.requestedSchema as object)
-          : undefined;
+      if (!asked.includes(question.key) || !Object.hasOwn(responses, question.key)) continue;
+      const schema = question.kind === 'form' ? requestedSchemaOf(question, snapshot.context) : undefined;
       const outcome = interpretAnswer(question, schema, responses[question.key], this.#validator);
       if ('retryReason' in outcome) retryReasons[question.key] = outcome.retryReason;
       else planned.push({ key: question.key, event: outcome.event });
     }
-    for (const { key, event } of planned) {
+    for (let index = 0; index < planned.length; index++) {
+      const { key, event } = planned[index]!;
       const current = actor.getSnapshot() as AnyMachineSnapshot;
-      // An earlier answer may have moved the machine past this question (e.g. a decline).
-      if (!pendingQuestions(current).some((p) => p.question.key === key)) continue;
+      // An earlier answer may have moved the machine past this question (e.g. a decline); the
+      // first is still pending, as read above.
+      if (index > 0 && !pendingQuestions(current).some((p) => p.question.key === key)) continue;
       if (current.can(event)) actor.send(event);
       else retryReasons[key] = 'Your last answer was not accepted.';
     }
     return retryReasons;
   }
 
-  async #conclude(round: Round, answersAhead: Record<string, unknown> | undefined): Promise<FlowOutcome> {
-    const { actor, call, binding } = round;
-    let now = this.#settle(round);
-    let settled = now instanceof Promise ? await now : now;
-    // A call without requestState may carry answers ahead: they answer the questions the flow asks
-    // first (nothing else was asked), which saves the client a round trip.
-    if (answersAhead && settled.kind === 'waiting') {
-      const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
-      Object.assign(round.retryReasons, this.#deliver(actor, firstKeys, answersAhead));
-      now = this.#settle(round);
-      settled = now instanceof Promise ? await now : now;
-    }
+  #conclude(round: Round, answersAhead: Record<string, unknown> | undefined): FlowOutcome | Promise<FlowOutcome> {
+    const settled = this.#settle(round);
+    if (settled instanceof Promise) return settled.then((later) => this.#answerAhead(round, later, answersAhead));
+    return this.#answerAhead(round, settled, answersAhead);
+  }
+
+  /**
+   * A call without requestState may carry answers ahead: they answer the questions the flow asks
+   * first (nothing else was asked), which saves the client a round trip.
+   */
+  #answerAhead(
+    round: Round,
+    settled: Settled,
+    answersAhead: Record<string, unknown> | undefined,
+  ): FlowOutcome | Promise<FlowOutcome> {
+    if (!answersAhead || settled.kind !== 'waiting') return this.#outcomeOf(round, settled);
+    const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
+    Object.assign(round.retryReasons, this.#deliver(round.actor, firstKeys, answersAhead));
+    const again = this.#settle(round);
+    if (again instanceof Promise) return again.then((later) => this.#outcomeOf(round, later));
+    return this.#outcomeOf(round, again);
+  }
+
+  #outcomeOf(round: Round, settled: Settled): FlowOutcome {
+    const { call, binding } = round;
     switch (settled.kind) {
       case 'done':
         return { kind: 'complete', output: settled.output };
@@ -375,10 +402,11 @@ export class FlowEngine {
 
   async #settleWithFallbacks(round: Round, hopsTaken: number): Promise<Settled> {
     const { actor, call, deadline, settleOptions } = round;
-    let settled = await settle(actor, Math.max(0, deadline - performance.now()), call.signal, settleOptions);
+    const signal = call.signal && abortSignalOf(call.signal);
+    let settled = await settle(actor, Math.max(0, deadline - performance.now()), signal, settleOptions);
     for (let hop = hopsTaken; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
       if (!takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
-      settled = await settle(actor, Math.max(0, deadline - performance.now()), call.signal, settleOptions);
+      settled = await settle(actor, Math.max(0, deadline - performance.now()), signal, settleOptions);
     }
     return settled;
   }
@@ -409,7 +437,7 @@ export class FlowEngine {
     for (const { question, stateId } of pendingQuestions(snapshot)) {
       const request = toInputRequest(question, snapshot.context, retryReasons[question.key], mint);
       // A static schema was checked at start-up; one computed from context is checked as it is asked.
-      const problem = askedQuestionProblem(question, request, `${call.flow.name}, state "${stateId}"`);
+      const problem = askedQuestionProblem(question, request, () => `${call.flow.name}, state "${stateId}"`);
       if (problem) {
         this.#logger.error('bad_computed_question', { target: binding.target, state: stateId, problem });
         return { kind: 'failed', message: problem };

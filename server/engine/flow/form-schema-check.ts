@@ -21,12 +21,24 @@ export function formSchemaProblem(schema: unknown): string | undefined {
   return undefined;
 }
 
-/** Checks the request a question became, as it is asked; `where` names the tool and state. */
-export function askedQuestionProblem(question: Question, request: InputRequest, where: string): string | undefined {
-  if (question.kind !== 'form') return undefined;
+/** Questions whose fixed schema passed: it cannot change, so it is checked once, not on every round. */
+const fixedSchemaPassed = new WeakSet<Question>();
+
+/**
+ * Checks the request a question became, as it is asked; `where` names the tool and state (a
+ * function, so the label is only built for a problem).
+ */
+export function askedQuestionProblem(
+  question: Question,
+  request: InputRequest,
+  where: () => string,
+): string | undefined {
+  if (question.kind !== 'form' || fixedSchemaPassed.has(question)) return undefined;
   const schema = request.params?.requestedSchema;
   const shape = formSchemaProblem(schema);
-  if (shape) return `${where}: the schema computed from context is not a form schema: ${shape}`;
+  if (shape) return `${where()}: the schema computed from context is not a form schema: ${shape}`;
   const secrets = secretFields(schema, question.notSecret);
-  return secrets.length > 0 ? secretFieldsMessage(where, secrets) : undefined;
+  if (secrets.length > 0) return secretFieldsMessage(where(), secrets);
+  if (typeof question.schema !== 'function') fixedSchemaPassed.add(question);
+  return undefined;
 }

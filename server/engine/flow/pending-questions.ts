@@ -4,7 +4,7 @@
  * caller can refuse with -32021 before anything is sent (spec: basic, "Client capabilities").
  */
 import type { AnyMachineSnapshot } from 'xstate';
-import { INPUT_META, type Question, type UrlQuestion } from '../authoring/input-states.js';
+import { INPUT_META, type FormQuestion, type Question, type UrlQuestion } from '../authoring/input-states.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import { isRecord } from '../plain-objects.js';
 
@@ -27,6 +27,11 @@ export function pendingQuestions(snapshot: AnyMachineSnapshot): PendingQuestion[
 
 function resolve<T>(value: T | ((args: { context: unknown }) => T), context: unknown): T {
   return typeof value === 'function' ? (value as (args: { context: unknown }) => T)({ context }) : value;
+}
+
+/** The schema a form question asks with, as the client sees it (computed from context when it is a function). */
+export function requestedSchemaOf(question: FormQuestion, context: unknown): object {
+  return resolve(question.schema, context);
 }
 
 /** Mints the page reference of a URL question (page-reference.ts), given its subject. */
@@ -64,7 +69,7 @@ export function toInputRequest(
         params: {
           mode: 'form',
           message: withReason(resolve(question.message, context)),
-          requestedSchema: resolve(question.schema, context),
+          requestedSchema: requestedSchemaOf(question, context),
         },
       };
     case 'url':

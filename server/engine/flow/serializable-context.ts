@@ -2,61 +2,87 @@
  * Finds the first value in a machine context that superjson cannot carry across a round
  * (functions, symbols, class instances it does not know). superjson would drop or mangle them
  * silently, so the registry and the sealer name the path instead.
+ *
+ * The context is walked on every round that pauses, so the path is only spelled out once
+ * something is found: the walk collects its steps on the way back out.
  */
-const SUPPORTED_CLASSES = new Set<unknown>([Date, Map, Set, RegExp, URL, Error]);
+const SUPPORTED_CLASSES: ReadonlyArray<new (...args: never[]) => object> = [Date, Map, Set, RegExp, URL, Error];
 
-export function findUnserializable(value: unknown, path = 'context', seen = new Set<object>()): string | undefined {
+interface Found {
+  /** Path steps from the outside in (`.name`, `[0]`, ` key #1`…). */
+  steps: string[];
+  /** What is wrong, e.g. "is a function". */
+  what: string;
+}
+
+export function findUnserializable(value: unknown, path = 'context'): string | undefined {
+  const found = find(value, new Set());
+  return found && `${path}${found.steps.reverse().join('')} ${found.what}`;
+}
+
+function found(what: string): Found {
+  return { steps: [], what };
+}
+
+/** Adds the step that led to a value found inside (steps are collected innermost first). */
+function via(inner: Found, step: string): Found {
+  inner.steps.push(step);
+  return inner;
+}
+
+function find(value: unknown, seen: Set<object>): Found | undefined {
   const type = typeof value;
-  if (type === 'function') return `${path} is a function`;
-  if (type === 'symbol') return `${path} is a symbol`;
+  if (type === 'function') return found('is a function');
+  if (type === 'symbol') return found('is a symbol');
   if (type !== 'object' || value === null) return undefined;
   const object = value as object;
-  if (seen.has(object)) return `${path} is a circular reference`;
+  if (seen.has(object)) return found('is a circular reference');
   seen.add(object);
   try {
     if (Array.isArray(object)) {
-      for (const [index, item] of object.entries()) {
-        const found = findUnserializable(item, `${path}[${index}]`, seen);
-        if (found) return found;
+      for (let index = 0; index < object.length; index++) {
+        const inner = find(object[index], seen);
+        if (inner) return via(inner, `[${index}]`);
       }
       return undefined;
     }
     const prototype = Object.getPrototypeOf(object);
-    if (prototype !== Object.prototype && prototype !== null) {
-      if ((object as { xstate$$type?: unknown }).xstate$$type !== undefined) return undefined;
-      if (![...SUPPORTED_CLASSES].some((cls) => object instanceof (cls as new () => object))) {
-        return `${path} is an instance of ${prototype?.constructor?.name ?? 'an unknown class'}`;
-      }
-      // Keys and members are walked too: superjson would turn a class instance among them into a
-      // plain object and a function into null, without a word.
-      if (object instanceof Map) {
-        let index = 0;
-        for (const [key, item] of object) {
-          const found =
-            findUnserializable(key, `${path} key #${index}`, seen) ??
-            findUnserializable(item, `${path}.get(${describeKey(key)})`, seen);
-          if (found) return found;
-          index += 1;
-        }
-      }
-      if (object instanceof Set) {
-        let index = 0;
-        for (const member of object) {
-          const found = findUnserializable(member, `${path} member #${index}`, seen);
-          if (found) return found;
-          index += 1;
-        }
-      }
-      return undefined;
-    }
-    for (const [key, item] of Object.entries(object)) {
-      const found = findUnserializable(item, `${path}.${key}`, seen);
-      if (found) return found;
+    if (prototype !== Object.prototype && prototype !== null) return findInInstance(object, prototype, seen);
+    for (const key in object) {
+      const inner = find((object as Record<string, unknown>)[key], seen);
+      if (inner) return via(inner, `.${key}`);
     }
     return undefined;
   } finally {
     seen.delete(object);
   }
+}
+
+function findInInstance(object: object, prototype: { constructor?: { name?: string } }, seen: Set<object>) {
+  if ((object as { xstate$$type?: unknown }).xstate$$type !== undefined) return undefined;
+  if (!SUPPORTED_CLASSES.some((cls) => object instanceof cls)) {
+    return found(`is an instance of ${prototype?.constructor?.name ?? 'an unknown class'}`);
+  }
+  // Keys and members are walked too: superjson would turn a class instance among them into a
+  // plain object and a function into null, without a word.
+  let index = 0;
+  if (object instanceof Map) {
+    for (const [key, item] of object) {
+      const inKey = find(key, seen);
+      if (inKey) return via(inKey, ` key #${index}`);
+      const inItem = find(item, seen);
+      if (inItem) return via(inItem, `.get(${describeKey(key)})`);
+      index += 1;
+    }
+  }
+  if (object instanceof Set) {
+    for (const member of object) {
+      const inner = find(member, seen);
+      if (inner) return via(inner, ` member #${index}`);
+      index += 1;
+    }
+  }
+  return undefined;
 }
 
 function describeKey(key: unknown): string {

@@ -320,7 +320,7 @@ export class TaskRunner {
     for (const { question, stateId } of pendingQuestions(snapshot)) {
       const request: InputRequest = toInputRequest(question, snapshot.context, retryReasons[question.key]);
       // A schema computed from context is checked as it is asked (form-schema-check.ts).
-      const problem = askedQuestionProblem(question, request, `${record.tool}, state "${stateId}"`);
+      const problem = askedQuestionProblem(question, request, () => `${record.tool}, state "${stateId}"`);
       if (problem) return { problem };
       if (!clientSupports(question, request, record.clientCapabilities)) {
         missing = { ...(missing ?? {}), ...requiredCapability(question, request) };

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
+  Cancellation,
   DEFAULT_STATE_TTL_SECONDS,
   isLoggingLevel,
   isRecord,
@@ -250,7 +251,7 @@ export class LegacyService {
         ...(typeof progressToken === 'string' || typeof progressToken === 'number' ? { progressToken } : {}),
       },
       principal: context.principal,
-      signal: context.signal,
+      cancellation: Cancellation.following(context.signal),
       notify: (notification) => {
         if (!context.signal.aborted) context.send({ jsonrpc: '2.0', ...notification });
       },

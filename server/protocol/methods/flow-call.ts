@@ -23,9 +23,9 @@ export async function runFlowRound(
   context: MethodContext,
   round: FlowRound,
 ): Promise<MethodResult | typeof CANCELLED> {
-  const { params, meta, principal, signal, notify } = context;
+  const { params, meta, principal, cancellation, notify } = context;
   const { progressToken } = meta;
-  const run = context.runFlow ?? ((flowEngine: FlowEngine, call: FlowCall) => flowEngine.run(call));
+  const run = context.runFlow ?? runHere;
   const outcome = await run(engine, {
     flow: round.flow,
     arguments: round.arguments,
@@ -37,7 +37,7 @@ export async function runFlowRound(
     clientCapabilities: meta.clientCapabilities,
     ...(params.inputResponses === undefined ? {} : { inputResponses: params.inputResponses }),
     ...(params.requestState === undefined ? {} : { requestState: params.requestState }),
-    signal,
+    signal: cancellation,
     ...(round.startTask ? { handover: true } : {}),
     ...(progressToken === undefined
       ? {}
@@ -55,6 +55,11 @@ export async function runFlowRound(
     default:
       return round.finish(outcome);
   }
+}
+
+/** A round runs in this process unless the method context says otherwise (the 2025-11-25 layer). */
+function runHere(engine: FlowEngine, call: FlowCall): Promise<FlowOutcome> {
+  return engine.run(call);
 }
 
 /** Whether this request continues a flow: its result must not be cached (spec, caching). */

@@ -66,7 +66,7 @@ export function subscriptionsListenMethod(tasks?: TaskManager, toolChanges?: Too
           params: { _meta: subscription, notifications: tools ? { toolsListChanged: true } : {} },
         });
         if (!tools) return { _meta: subscription };
-        await untilAborted(context.signal);
+        await untilAborted(context.cancellation.signal);
         return CANCELLED;
       } finally {
         stopTools?.();
@@ -88,7 +88,8 @@ async function followTasks(
   subscription: Record<string, unknown>,
   toolsListChanged: boolean,
 ): Promise<MethodResult | typeof CANCELLED> {
-  const { notify, signal, principal } = context;
+  const { notify, cancellation, principal } = context;
+  const signal = cancellation.signal;
   const open = new Set<string>();
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => (finished = resolve));
