@@ -84,8 +84,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     let message: unknown;
     let body: string | undefined;
     try {
-      const read = readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
-      body = typeof read === 'string' ? read : await read;
+      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
       message = parseJson(body);
     } catch (error) {
       if (error instanceof BodyBudgetExceededError) return bodyBusy(error.message);

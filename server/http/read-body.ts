@@ -35,27 +35,43 @@ export class BodyAbortedError extends Error {
 
 /**
  * `reservation` holds the bytes already reserved for this body (its declared length); a body
- * that grows past them must reserve more or is refused with BodyBudgetExceededError. A body that
- * has already arrived is returned as it is, not in a promise (no wait, no microtask).
+ * that grows past them must reserve more or is refused with BodyBudgetExceededError.
  */
 export function readBody(
   request: IncomingMessage,
   limit: number,
   timeoutMs: number,
   reservation?: { bytes: number; budget: BodyReservation },
-): string | Promise<string> {
+): Promise<string> {
   const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit);
-  // A small body has usually arrived with its headers and waits in the stream's buffer whole: take
-  // it at once, with no timer and no listeners. It is within the limit and within the bytes reserved
-  // (its declared length); resume() lets the stream reach its end by itself.
-  if (declared > 0 && request.readableLength === declared && !request.readableFlowing) {
-    const body = request.read(declared) as Buffer | null;
-    if (body !== null) {
-      request.resume();
-      return body.toString('utf8');
-    }
-  }
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new BodyTooLargeError(limit));
+  if (!(declared > 0)) return readStream(request, limit, timeoutMs, reservation);
+  // A small body has usually arrived in the same packet as its headers, but Node's parser emits
+  // the request when the headers end, before it pushes that body into the stream: one microtask
+  // later it is there, and is taken whole, with no timer and no listeners.
+  return Promise.resolve().then(
+    () => bufferedBody(request, declared) ?? readStream(request, limit, timeoutMs, reservation),
+  );
+}
+
+/**
+ * The whole body when all of it waits in the stream's buffer (within the limit and within the bytes
+ * reserved: its declared length); resume() lets the stream reach its end by itself.
+ */
+function bufferedBody(request: IncomingMessage, declared: number): string | undefined {
+  if (request.readableLength !== declared || request.readableFlowing) return undefined;
+  const body = request.read(declared) as Buffer | null;
+  if (body === null) return undefined;
+  request.resume();
+  return body.toString('utf8');
+}
+
+function readStream(
+  request: IncomingMessage,
+  limit: number,
+  timeoutMs: number,
+  reservation?: { bytes: number; budget: BodyReservation },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
