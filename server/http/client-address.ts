@@ -3,7 +3,19 @@
  * single-use quota of anonymous callers). IPv4 addresses count one by one; IPv6 addresses by their
  * /64, since one host is usually given a whole /64 and could otherwise rotate through it.
  */
+let lastAddress: string | undefined;
+let lastKey = '';
+
+/** Requests come in runs from one address (a client's keep-alive socket): its key is kept. */
 export function clientKey(address: string | undefined): string {
+  if (address !== lastAddress || !address) {
+    lastAddress = address;
+    lastKey = keyOf(address);
+  }
+  return lastKey;
+}
+
+function keyOf(address: string | undefined): string {
   if (!address) return 'unknown';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;

@@ -127,11 +127,11 @@ export class McpDispatcher {
       },
     });
     if (result === CANCELLED || transport.cancellation.aborted) return { type: 'cancelled' };
-    const { resultType = 'complete', _meta, ...rest } = result;
+    // Copied, not changed in place: a handler may answer with an object it keeps (a cached list).
     const response = resultResponse(request.id, {
-      resultType,
-      ...rest,
-      _meta: { ...(_meta as object | undefined), [META.serverInfo]: this.#options.serverInfo },
+      resultType: 'complete',
+      ...result,
+      _meta: { ...(result._meta as object | undefined), [META.serverInfo]: this.#options.serverInfo },
     });
     return { type: 'response', response, httpStatus: 200 };
   }

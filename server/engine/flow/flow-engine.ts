@@ -425,6 +425,7 @@ export class FlowEngine {
     const { actor, call, binding, retryReasons } = round;
     const number = round.number + 1;
     const inputRequests: Record<string, InputRequest> = {};
+    const asked: string[] = [];
     let missing: ClientCapabilities | undefined;
     const issuedAt = Math.floor(this.#clock() / 1000);
     const expiresAt = issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl);
@@ -446,6 +447,7 @@ export class FlowEngine {
         missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
       }
       inputRequests[question.key] = request;
+      asked.push(question.key);
     }
     if (missing) {
       throw new EngineError('missing_capability', 'The tool needs input of a kind this client did not declare', {
@@ -466,12 +468,15 @@ export class FlowEngine {
     const sealed = sealBounded(
       {
         claims: {
-          ...binding,
+          principal: binding.principal,
+          target: binding.target,
+          args: binding.args,
+          version: binding.version,
           issuedAt,
           expiresAt,
-          id: Buffer.from(this.#randomBytes(12)).toString('base64url'),
+          id: stateId(this.#randomBytes(12)),
           round: number,
-          asked: Object.keys(inputRequests),
+          asked,
           singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
         },
         snapshot: paused.persisted,
@@ -491,6 +496,11 @@ export class FlowEngine {
 }
 
 function ignore(): void {}
+
+/** A state's unique id: random bytes as base64url, read in place (no copy into a Buffer). */
+function stateId(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+}
 
 function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
   return actor.on(LOG_EVENT, (event: AnyEventObject) => {
