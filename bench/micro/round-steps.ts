@@ -3,21 +3,19 @@
  * own. A round is given as the engine played it (the state it opened, the answers it took, the
  * state it sealed); the steps repeat the calls of `server/engine/state/sealed-state.ts` and
  * `flow/flow-engine.ts` with the same libraries and the engine's own helpers. Which steps a round
- * performs depends on where it sits in its flow (`stepsOfRound`): a first round builds the initial
+ * performs depends on where it sits in its flow (`RoundSteps#steps`): a first round builds the initial
  * state instead of opening one, a last round ends in a final state and seals nothing.
  */
 import { randomBytes } from 'node:crypto';
-import { inflateRawSync } from 'node:zlib';
-import superjson from 'superjson';
 import nacl from 'tweetnacl';
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { interpretAnswer } from '../../server/engine/flow/answers.js';
 import { pendingQuestions, toInputRequest } from '../../server/engine/flow/pending-questions.js';
 import { canonicalJson, shortDigest } from '../../server/engine/state/canonical-digest.js';
-import { isJsonFaithful } from '../../server/engine/state/json-faithful.js';
 import { JsonSchemaValidator } from '../../server/engine/json-schema-validator.js';
 import type { KeyRing } from '../../server/engine/index.js';
 import type { StepSpec } from './measure.js';
+import { encode, openByHand, persistOf, type OpenedByHand } from './state-by-hand.js';
 
 export type RoundKind = 'first' | 'middle' | 'last';
 
@@ -43,36 +41,6 @@ export interface PlayedRound {
 
 export function roundKind(round: Pick<PlayedRound, 'token' | 'sealed'>): RoundKind {
   return round.token === undefined ? 'first' : round.sealed === undefined ? 'last' : 'middle';
-}
-
-/** A sealed state taken apart by hand, as each step of `openState` sees it. */
-interface OpenedByHand {
-  text: string;
-  decode: (text: string) => unknown;
-  /** The claims as sealed (the tuple) and the persisted snapshot. */
-  claims: unknown;
-  snapshot: unknown;
-}
-
-function openByHand(token: string, keyRing: KeyRing): OpenedByHand {
-  const [, kid, sealed] = token.split('.') as [string, string, string];
-  const bytes = Buffer.from(sealed, 'base64url');
-  const plain = nacl.secretbox.open(bytes.subarray(24), bytes.subarray(0, 24), keyRing.find(kid)!.secret)!;
-  // Flag bit 0: deflate-raw (states under 768 bytes, like the bench's, skip zlib); bit 1: plain JSON.
-  const text = plain[0]! & 1 ? inflateRawSync(plain.subarray(1)).toString() : Buffer.from(plain.subarray(1)).toString();
-  const decode = plain[0]! & 2 ? (t: string) => JSON.parse(t) as unknown : (t: string) => superjson.parse<unknown>(t);
-  const [claims, snapshot] = decode(text) as [unknown, unknown];
-  return { text, decode, claims, snapshot };
-}
-
-export function persistOf(actor: AnyActor): Record<string, unknown> {
-  const { output: _o, error: _e, ...persisted } = actor.getPersistedSnapshot() as Record<string, unknown>;
-  return persisted;
-}
-
-/** As sealState encodes: plain JSON when the snapshot survives it, superjson otherwise. */
-function encode(snapshot: unknown, value: unknown): string {
-  return isJsonFaithful(snapshot) ? JSON.stringify(value) : superjson.stringify(value);
 }
 
 const none = () => undefined;
