@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: Baton against the official SDK v2 and the bare-Koa floor, side by side on
- * loopback, then the memory check and the engine micro-benchmarks; saves the raw results, writes
- * docs/benchmarks.md (full mode) and ends with one line `bench: N passed, N failed`, N counting
- * the target x flow combinations whose every run completed without an error (a phase that fails
- * outright counts as one more failure). `npm run bench -- --help` lists the options.
+ * loopback, then the memory check and the engine micro-benchmarks (the middle round's steps, and
+ * every flow's round by round); saves the raw results, writes docs/benchmarks.md (full mode) and
+ * ends with one line `bench: N passed, N failed`, N counting the target x flow combinations whose
+ * every run completed without an error (a phase that fails outright counts as one more failure).
+ * `npm run bench -- --help` lists the options.
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +12,7 @@ import { estimatedSeconds, parseBenchOptions, USAGE, type BenchOptions } from '.
 import { pinCores } from './cpu-pinning.js';
 import { runMemoryCheck, type MemoryResult } from './memory-check.js';
 import { runEngineSteps, type MicroResult } from './micro/engine-steps.js';
+import { measureAllFlowSteps } from './micro/flow-round-steps.js';
 import { barLines } from './report/bar.js';
 import { machineInfo } from './report/machine-info.js';
 import { markdownReport, type BenchReport } from './report/markdown-report.js';
@@ -80,9 +82,18 @@ async function measureMemory(options: BenchOptions, serverCpus: string | undefin
 
 async function measureMicro(options: BenchOptions, failures: string[]): Promise<MicroResult | undefined> {
   try {
-    const micro = await runEngineSteps({ batches: options.microBatches, batchMs: options.microBatchMs });
+    const measureOptions = { batches: options.microBatches, batchMs: options.microBatchMs };
+    const micro = await runEngineSteps(measureOptions);
     for (const step of [...micro.steps, ...micro.extras]) {
       log(`micro ${step.step.padEnd(20)} ${step.medianMicros.toFixed(1).padStart(7)} µs/op`);
+    }
+    micro.flows = await measureAllFlowSteps(options.flows, { ...measureOptions, batchMs: options.microFlowBatchMs });
+    for (const flow of micro.flows) {
+      const rounds = flow.rounds.map((r) => `${r.kind} ${r.sum.toFixed(1)}`).join(' + ');
+      log(
+        `micro steps ${flow.flow.padEnd(14)} ${rounds} = ${flow.sum.toFixed(1)} µs over ${flow.requests} requests, ` +
+          `${flow.perRequest.toFixed(1)} µs/request`,
+      );
     }
     return micro;
   } catch (error) {

@@ -2,11 +2,15 @@
  * The issue's bar (issue 14), checked against one run. The limit of a cell (flow, concurrency) is
  * what no server of Baton's design can avoid, every term measured in this run:
  *
- *   L = (floor CPU per request − the floor's write) + Baton's write + the round's unavoidable steps
+ *   L = (floor CPU per request − the floor's write) + Baton's write + the flow's unavoidable steps
+ *       per request
  *
  * The write is counted at each target's own cost (bench/targets/write-timer.ts): a write that wakes
  * an idle load generator costs Baton several times what it costs the floor, which keeps it busy,
- * and no server code removes that. The steps are the micro-benchmarks' (bench/micro/).
+ * and no server code removes that. The steps are the micro-benchmarks' (bench/micro/), summed over
+ * the flow's real rounds and divided by its requests: a request of the bench is an average one of
+ * its flow, and the rounds differ (the first builds the initial state and opens nothing, the last
+ * seals nothing, the parallel flow's middle round takes two answers).
  */
 import type { FlowLabel } from '../flows/bench-flows.js';
 import type { MemoryResult } from '../memory-check.js';
@@ -33,9 +37,10 @@ export const BAR = {
 };
 
 /**
- * The steps of a round no implementation of this design avoids: open the token, parse it, restore
- * and start the actor, send the answer, persist, stringify and seal, digest the arguments, map the
- * answer. (De)compression is left out: the bench states are under the size that is compressed.
+ * The steps of a middle round no implementation of this design avoids: open the token, parse it,
+ * restore and start the actor, send the answer, persist, stringify and seal, digest the arguments,
+ * map the answer, and build the question asked next. (De)compression is left out: the bench states are under the size that is
+ * compressed. A first or last round performs another set (bench/micro/round-steps.ts).
  */
 export const UNAVOIDABLE_STEPS = [
   'open',
@@ -48,9 +53,13 @@ export const UNAVOIDABLE_STEPS = [
   'seal',
   'binding',
   'answer mapping',
+  'ask',
 ] as const;
 
-/** The sum of the unavoidable steps (median µs each), or undefined when one was not measured. */
+/**
+ * The sum of the three-question middle round's unavoidable steps (median µs each), which
+ * `FlowEngine.run` for that round is judged against, or undefined when one was not measured.
+ */
 export function stepsSum(micro: MicroResult | undefined): number | undefined {
   if (!micro) return undefined;
   const all = [...micro.steps, ...micro.extras];
@@ -63,12 +72,18 @@ export function stepsSum(micro: MicroResult | undefined): number | undefined {
   return sum;
 }
 
+/** A flow's unavoidable steps per request (µs), or undefined when the run did not measure them. */
+export function flowStepsPerRequest(micro: MicroResult | undefined, flow: FlowLabel): number | undefined {
+  return micro?.flows?.find((f) => f.flow === flow)?.perRequest;
+}
+
 export interface LimitCell {
   flow: FlowLabel;
   concurrency: number;
   floorCpu: number;
   floorWrite: number;
   batonWrite: number;
+  /** The flow's unavoidable steps per request. */
   steps: number;
   limit: number;
   batonCpu: number;
@@ -78,10 +93,10 @@ export interface LimitCell {
 
 /** The limit and Baton's distance from it in every cell the run measured all three terms of. */
 export function limitCells(records: RunRecord[], micro: MicroResult | undefined): LimitCell[] {
-  const steps = stepsSum(micro);
-  if (steps === undefined) return [];
   const result: LimitCell[] = [];
   for (const { flow, concurrency } of cellKeys(records)) {
+    const steps = flowStepsPerRequest(micro, flow);
+    if (steps === undefined) continue;
     const m = (target: 'baton' | 'floor', metric: typeof metrics.serverCpu) =>
       medianOf(select(records, flow, concurrency, target), metric);
     const [floorCpu, floorWrite, batonWrite, batonCpu] = [

@@ -13,8 +13,10 @@ import type { MicroResult } from '../micro/engine-steps.js';
 import type { StepTiming } from '../micro/measure.js';
 import type { RunRecord } from '../run-matrix.js';
 import type { TargetKind } from '../targets/target-protocol.js';
-import { BAR, barLines, limitCells, UNAVOIDABLE_STEPS } from './bar.js';
+import { BAR, barLines, limitCells } from './bar.js';
+import { flowStepsSection } from './flow-steps-section.js';
 import type { MachineInfo } from './machine-info.js';
+import { n, table } from './markdown-table.js';
 import { medianOf, metrics, ratio, select, spread, type Combination, type Metric, type Spread } from './summary.js';
 
 export interface BenchReport {
@@ -38,20 +40,10 @@ const TARGET_NAMES: Record<TargetKind, string> = {
   floor: 'floor (bare Koa)',
 };
 
-function n(value: number, digits = 0): string {
-  if (!Number.isFinite(value)) return '–';
-  return value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-}
-
 function range(s: Spread, digits = 2, suffix = ''): string {
   if (s.count === 0) return '–';
   if (s.count === 1) return `${n(s.median, digits)}${suffix}`;
   return `${n(s.median, digits)}${suffix} (${n(s.min, digits)}–${n(s.max, digits)})`;
-}
-
-function table(header: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
 function mb(bytes: number): string {
@@ -135,13 +127,14 @@ function limitSection(report: BenchReport): string {
   ]);
   return `### The limit, cell by cell
 
-L = (floor CPU per request − the floor's write) + Baton's write + the round's unavoidable steps, all
-from this run, in µs per request. A write is the server's time inside \`net.Socket#_writeGeneric\`
-(the \`write\`/\`writev\` system call that hands the response to the kernel), timed in each target
-process by the bench (\`bench/targets/write-timer.ts\`). The steps are the medians of the
-micro-benchmarks below: ${UNAVOIDABLE_STEPS.join(', ')}.
+L = (floor CPU per request − the floor's write) + Baton's write + the flow's unavoidable steps per
+request, all from this run, in µs per request. A write is the server's time inside
+\`net.Socket#_writeGeneric\` (the \`write\`/\`writev\` system call that hands the response to the
+kernel), timed in each target process by the bench (\`bench/targets/write-timer.ts\`). The steps are
+the micro-benchmarks' medians for each round of the cell's flow, summed over its rounds and divided
+by its requests (the next table): a request of the bench is an average request of its flow.
 
-${table(['flow', 'c', 'floor CPU', 'floor write', 'Baton write', 'steps', 'L', 'Baton CPU', 'Baton ÷ L'], rows)}`;
+${table(['flow', 'c', 'floor CPU', 'floor write', 'Baton write', 'steps per request', 'L', 'Baton CPU', 'Baton ÷ L'], rows)}`;
 }
 
 /**
@@ -350,6 +343,8 @@ One middle round of the three-question flow (open the state sealed after "window
 operation over ${micro.steps[0]?.batches ?? 0} batches with the min–max over batches. The steps repeat the calls of
 \`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\` in their plainest form (\`open\` and \`seal\` through
 \`nacl.secretbox\`'s wrappers, which copy the message; Baton calls the function they wrap in place); the state opened is ${micro.stateLength} bytes.
+This round guards each step against regressions and is the one \`FlowEngine.run\` is judged on; the
+limit L uses every flow's rounds (above).
 
 ${table(['step', 'what', 'µs/op', 'range'], [...stepRows(micro.steps), ['**sum**', '', `**${n(sum, 1)}**`, '']])}
 
@@ -394,6 +389,7 @@ export function markdownReport(report: BenchReport): string {
     header(report),
     barSection(report),
     limitSection(report),
+    flowStepsSection(report.micro),
     profileSection(),
     ratioSection(report),
     targetSection(report),

@@ -71,7 +71,7 @@ describe('bench summary', () => {
     expect(rss!.met).to.equal(undefined);
   });
 
-  it("computes the limit from the floor without its write, Baton's write and the unavoidable steps", () => {
+  it("computes the limit from the floor without its write, Baton's write and the flow's steps per request", () => {
     const timed = (record: RunRecord, cpu: number, write: number): RunRecord => ({
       ...record,
       serverCpuMicrosPerRequest: cpu,
@@ -86,18 +86,43 @@ describe('bench summary', () => {
       batches: 1,
       perBatch: 1,
     });
+    const round = (number: number, kind: 'first' | 'middle' | 'last', sum: number) => ({
+      number,
+      kind,
+      answered: [],
+      asked: [],
+      steps: [step('initial', sum)],
+      sum,
+    });
     const micro = {
       steps: UNAVOIDABLE_STEPS.slice(0, 8).map((name) => step(name, 5)),
       extras: [step('binding', 3), step('answer mapping', 2), step('FlowEngine.run', 60)],
       stateLength: 500,
+      // Three-question: 30 + 50 + 60 + 20 = 160 over 4 requests, 40 per request (the middle round's
+      // steps add up to 45); the one-question flow's figure is another flow's and must not be used.
+      flows: [
+        {
+          flow: 'three-question' as const,
+          rounds: [round(1, 'first', 30), round(2, 'middle', 50), round(3, 'middle', 60), round(4, 'last', 20)],
+          requests: 4,
+          sum: 160,
+          perRequest: 40,
+        },
+        { flow: 'one-question' as const, rounds: [], requests: 2, sum: 200, perRequest: 100 },
+      ],
     };
     const cells = limitCells([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], micro);
-    // L = (50 - 5) + 20 + (8 x 5 + 3 + 2) = 110; Baton 150 / 110.
+    // L = (50 - 5) + 20 + 40 = 105; Baton 150 / 105.
     expect(cells).to.have.length(1);
-    expect(cells[0]!.limit).to.equal(110);
-    expect(cells[0]!.ratio).to.be.closeTo(150 / 110, 1e-9);
+    expect(cells[0]!.steps).to.equal(40);
+    expect(cells[0]!.limit).to.equal(105);
+    expect(cells[0]!.ratio).to.be.closeTo(150 / 105, 1e-9);
     const [limit, engine] = barLines([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], undefined, micro);
-    expect(limit!.met).to.equal(false); // 1.36x > 1.3x
-    expect(engine!.met).to.equal(false); // 60 / 45 = 1.33x > 1.25x
+    expect(limit!.met).to.equal(false); // 1.43x > 1.3x
+    expect(engine!.met).to.equal(false); // the middle round: 60 / 45 = 1.33x > 1.25x
+    // A run without the flow's figure (saved before it was measured) has no limit for it.
+    expect(limitCells([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], { ...micro, flows: [] })).to.deep.equal(
+      [],
+    );
   });
 });
