@@ -96,7 +96,7 @@ describe('bench summary', () => {
     });
     const micro = {
       steps: UNAVOIDABLE_STEPS.slice(0, 8).map((name) => step(name, 5)),
-      extras: [step('binding', 3), step('answer mapping', 2), step('FlowEngine.run', 60)],
+      extras: [step('binding', 2), step('answer mapping', 2), step('ask', 1), step('FlowEngine.run', 60)],
       stateLength: 500,
       // Three-question: 30 + 50 + 60 + 20 = 160 over 4 requests, 40 per request (the middle round's
       // steps add up to 45); the one-question flow's figure is another flow's and must not be used.
