@@ -31,8 +31,18 @@ function forbidden(message: string) {
 export function originGuard(policy: OriginPolicy): Middleware {
   const allowedHosts = new Set((policy.allowedHosts ?? []).map((h) => h.toLowerCase()));
   const allowedOrigins = new Set(policy.allowedOrigins ?? []);
+  // A client sends the same Host on every request: the last one judged is remembered.
+  let lastHost: string | undefined;
+  let lastHostAllowed = false;
+  const hostAllowed = (host: string) => {
+    if (host !== lastHost) {
+      lastHost = host;
+      lastHostAllowed = allowedHosts.has(hostnameOf(host));
+    }
+    return lastHostAllowed;
+  };
   return (ctx, next) => {
-    if (allowedHosts.size > 0 && !allowedHosts.has(hostnameOf(ctx.get('host')))) {
+    if (allowedHosts.size > 0 && !hostAllowed(ctx.get('host'))) {
       ctx.status = 403;
       ctx.type = 'application/json';
       ctx.body = forbidden('Forbidden: this server does not answer for that Host');

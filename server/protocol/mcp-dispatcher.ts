@@ -54,9 +54,12 @@ export interface DispatcherOptions {
 
 export class McpDispatcher {
   readonly #options: DispatcherOptions;
+  /** The `_meta` of a result that has none of its own (most), made once. */
+  readonly #serverMeta: Readonly<Record<string, unknown>>;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
+    this.#serverMeta = Object.freeze({ [META.serverInfo]: options.serverInfo });
   }
 
   get serverInfo(): ServerInfo {
@@ -131,7 +134,7 @@ export class McpDispatcher {
     const response = resultResponse(request.id, {
       resultType: 'complete',
       ...result,
-      _meta: { ...(result._meta as object | undefined), [META.serverInfo]: this.#options.serverInfo },
+      _meta: result._meta === undefined ? this.#serverMeta : { ...(result._meta as object), ...this.#serverMeta },
     });
     return { type: 'response', response, httpStatus: 200 };
   }
