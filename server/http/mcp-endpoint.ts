@@ -2,7 +2,7 @@
  * POST /mcp: one JSON-RPC message in, one response out (JSON, or SSE once the request streams).
  * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import {
   ErrorCode,
   errorResponse,
@@ -71,14 +71,8 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     const client = clientKey(ctx.req.socket.remoteAddress);
     const declared = Number(ctx.req.headers['content-length']);
     const reserveBytes = Number.isSafeInteger(declared) && declared <= options.maxBodyBytes ? declared : 0;
-    // Over the body budget: refused before (or while) the body is read, and the connection closed.
-    const bodyBusy = (text: string) => {
-      ctx.set('Connection', 'close');
-      ctx.set('Retry-After', '1');
-      channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, text)));
-    };
     const budget = options.bodyBudget.reserve(client, reserveBytes);
-    if (!budget) return bodyBusy(options.bodyBudget.busyMessage);
+    if (!budget) return bodyBusy(ctx, channel, options.bodyBudget.busyMessage);
     if (!principal.authenticated) principal = { ...principal, client };
 
     let message: unknown;
@@ -87,7 +81,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
       message = parseJson(body);
     } catch (error) {
-      if (error instanceof BodyBudgetExceededError) return bodyBusy(error.message);
+      if (error instanceof BodyBudgetExceededError) return bodyBusy(ctx, channel, error.message);
       if (error instanceof BodyTooLargeError) {
         ctx.set('Connection', 'close');
         channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
@@ -150,4 +144,11 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         channel.finish(outcome.httpStatus, outcome.response);
     }
   };
+}
+
+/** Over the body budget: refused before (or while) the body is read, and the connection closed. */
+function bodyBusy(ctx: Context, channel: ResponseChannel, text: string): void {
+  ctx.set('Connection', 'close');
+  ctx.set('Retry-After', '1');
+  channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, text)));
 }

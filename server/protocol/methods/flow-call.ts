@@ -26,7 +26,8 @@ export async function runFlowRound(
   const { params, meta, principal, cancellation, notify } = context;
   const { progressToken } = meta;
   const run = context.runFlow ?? runHere;
-  const outcome = await run(engine, {
+  // Built field by field: this runs on every request, and spreading optional parts makes an object each.
+  const call: FlowCall = {
     flow: round.flow,
     arguments: round.arguments,
     principal: principal.id,
@@ -35,14 +36,15 @@ export async function runFlowRound(
     quotaOwner:
       principal.authenticated || !principal.client ? `principal:${principal.id}` : `address:${principal.client}`,
     clientCapabilities: meta.clientCapabilities,
-    ...(params.inputResponses === undefined ? {} : { inputResponses: params.inputResponses }),
-    ...(params.requestState === undefined ? {} : { requestState: params.requestState }),
     signal: cancellation,
-    ...(round.startTask ? { handover: true } : {}),
-    ...(progressToken === undefined
-      ? {}
-      : { onProgress: (report) => notify({ method: 'notifications/progress', params: { progressToken, ...report } }) }),
-  });
+  };
+  if (params.inputResponses !== undefined) call.inputResponses = params.inputResponses;
+  if (params.requestState !== undefined) call.requestState = params.requestState;
+  if (round.startTask) call.handover = true;
+  if (progressToken !== undefined) {
+    call.onProgress = (report) => notify({ method: 'notifications/progress', params: { progressToken, ...report } });
+  }
+  const outcome = await run(engine, call);
   switch (outcome.kind) {
     case 'aborted':
       return CANCELLED;

@@ -15,7 +15,7 @@ import {
 import type { MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
 import { tasksRequired } from './tasks-methods.js';
-import { runFlowRound } from './flow-call.js';
+import { runFlowRound, type FlowRound } from './flow-call.js';
 import { isRecord } from '../../engine/index.js';
 
 /**
@@ -43,23 +43,7 @@ export function toolsCallMethod(
       if (problem) return { ...toolError(`Invalid arguments for tool ${name}: ${problem}`) };
       const asTask = tasks !== undefined && tool.task !== undefined && declaresTasks(context.meta.clientCapabilities);
       if (tool.task === 'required' && !asTask) throw tasksRequired(`Tool ${name} runs only as a task`);
-      return runFlowRound(engine, context, {
-        ...(asTask
-          ? {
-              startTask: async (handover) => ({
-                resultType: 'task',
-                ...(await tasks.create({
-                  tool: tool.name,
-                  machine: tool.machine,
-                  arguments: args,
-                  principal: context.principal.id,
-                  clientCapabilities: context.meta.clientCapabilities,
-                  snapshot: handover.snapshot,
-                  timers: handover.timers,
-                })),
-              }),
-            }
-          : {}),
+      const round: FlowRound = {
         flow: tool,
         arguments: args,
         finish: (outcome) => {
@@ -71,7 +55,22 @@ export function toolsCallMethod(
           logger.warn('tool_output_invalid', { tool: name, problem: broken });
           return { ...toolError(`Tool ${name} produced a result that does not match its outputSchema: ${broken}`) };
         },
-      });
+      };
+      if (asTask) {
+        round.startTask = async (handover) => ({
+          resultType: 'task',
+          ...(await tasks.create({
+            tool: tool.name,
+            machine: tool.machine,
+            arguments: args,
+            principal: context.principal.id,
+            clientCapabilities: context.meta.clientCapabilities,
+            snapshot: handover.snapshot,
+            timers: handover.timers,
+          })),
+        });
+      }
+      return runFlowRound(engine, context, round);
     },
   };
 }
