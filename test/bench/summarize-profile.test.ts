@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { libraryOf, summarizeProfile } from '../../bench/profile/summarize-profile.js';
+
+describe('summarizeProfile', () => {
+  const node = (id: number, functionName: string, url: string) => ({ id, callFrame: { functionName, url } });
+  const profile = {
+    nodes: [
+      node(1, '(idle)', ''),
+      node(2, '(garbage collector)', ''),
+      node(3, 'macrostep', 'file:///app/node_modules/xstate/dist/raise-1.cjs.js'),
+      node(4, 'openState', 'file:///app/dist/server/engine/state/sealed-state.js'),
+      node(5, 'writev', ''),
+    ],
+    // idle 50, GC 10, xstate 20, openState 10, writev 10 (µs of samples): 50 busy.
+    samples: [1, 2, 3, 3, 4, 5],
+    timeDeltas: [50, 10, 10, 10, 10, 10],
+  };
+
+  it('spreads the server CPU per request over the busy samples, idle left out', () => {
+    const summary = summarizeProfile(profile, 100);
+    expect(summary.top.map((f) => [f.name, f.micros])).to.deep.equal([
+      ['macrostep', 40],
+      ['(garbage collector)', 20],
+      ['openState', 20],
+      ['writev', 20],
+    ]);
+    expect(summary.top[0]!.where).to.equal('xstate');
+    expect(summary.top[2]!.where).to.equal('server/engine/state/sealed-state.js');
+  });
+
+  it('groups by library', () => {
+    const summary = summarizeProfile(profile, 100);
+    expect(Object.fromEntries(summary.byLibrary.map((l) => [l.library, l.micros]))).to.deep.equal({
+      xstate: 40,
+      'garbage collector': 20,
+      'server/engine/state': 20,
+      'socket write': 20,
+    });
+    expect(libraryOf('file:///app/node_modules/on-finished/index.js', 'onFinish')).to.equal('koa and its helpers');
+    expect(libraryOf('node:_http_server', 'parserOnIncoming')).to.equal('node http and streams');
+    expect(libraryOf('node:internal/abort_controller', 'createAbortSignal')).to.equal(
+      'node other (promises, timers, events, crypto, abort)',
+    );
+  });
+});
