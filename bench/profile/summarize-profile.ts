@@ -2,7 +2,8 @@
  * Turns a target's CPU profile (`BENCH_TARGET_NODE_ARGS='--cpu-prof --cpu-prof-dir=…'`) into the
  * tables of bench/report/profile.md: the functions with the most self time, and the time by library,
  * as µs per request (each one's share of the busy samples times the server CPU per request of the
- * same run). Idle and `(program)` samples are left out; functions V8 inlined count in their caller.
+ * same run). Samples before the first request (start-up: loading and compiling modules), idle and
+ * `(program)` samples are left out; functions V8 inlined count in their caller.
  *
  *   node dist/bench/profile/summarize-profile.js <file.cpuprofile> <server µs per request> [top]
  */
@@ -12,6 +13,27 @@ import { table } from '../report/markdown-table.js';
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+/** Where a request is first handled: Baton's endpoint, or the floor's handler. */
+const REQUEST_HANDLER = /server\/http\/mcp-endpoint|floor-target/;
+
+/** The index of the first sample taken inside a request handler (0 when none is). */
+function firstRequestSample(profile: CpuProfile, byId: Map<number, ProfileNode>): number {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inHandler = new Map<number, boolean>();
+  const handles = (id: number): boolean => {
+    const known = inHandler.get(id);
+    if (known !== undefined) return known;
+    const up = parent.get(id);
+    const result = REQUEST_HANDLER.test(byId.get(id)!.callFrame.url) || (up !== undefined && handles(up));
+    inHandler.set(id, result);
+    return result;
+  };
+  const index = profile.samples.findIndex((id) => handles(id));
+  return Math.max(0, index);
 }
 
 interface CpuProfile {
@@ -67,7 +89,10 @@ export interface ProfileSummary {
 export function summarizeProfile(profile: CpuProfile, microsPerRequest: number, top = 15): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfTime = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  const from = firstRequestSample(profile, byId);
+  profile.samples.forEach((id, index) => {
+    if (index >= from) selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
   const byFunction = new Map<string, { name: string; where: string; time: number }>();
   const byLibrary = new Map<string, number>();
   let busy = 0;

@@ -42,4 +42,31 @@ describe('summarizeProfile', () => {
       'node other (promises, timers, events, crypto, abort)',
     );
   });
+
+  it('leaves out start-up: the samples before the first one inside a request handler', () => {
+    const withStartUp = {
+      nodes: [
+        { id: 1, callFrame: { functionName: 'compileSourceTextModule', url: 'node:internal/modules/esm/utils' } },
+        {
+          id: 2,
+          callFrame: { functionName: '(anonymous)', url: 'file:///app/dist/server/http/mcp-endpoint.js' },
+          children: [3],
+        },
+        {
+          id: 3,
+          callFrame: { functionName: 'openState', url: 'file:///app/dist/server/engine/state/sealed-state.js' },
+        },
+        { id: 4, callFrame: { functionName: '(garbage collector)', url: '' } },
+      ],
+      samples: [1, 1, 3, 1, 4],
+      timeDeltas: [30, 30, 10, 10, 10],
+    };
+    const summary = summarizeProfile(withStartUp, 30);
+    // From the first sample inside the endpoint: openState 10, compile 10 (after start-up), GC 10.
+    expect(Object.fromEntries(summary.top.map((f) => [f.name, f.micros]))).to.deep.equal({
+      openState: 10,
+      compileSourceTextModule: 10,
+      '(garbage collector)': 10,
+    });
+  });
 });
