@@ -6,6 +6,7 @@
 export { createServer, type BatonOptions, type BatonServer } from './create-server.js';
 export { createMcpService, type McpService, type McpServiceOptions, type TaskOptions } from './create-mcp-service.js';
 export { serve, type ServeOptions, type Serving } from './serve.js';
+export { applyV8Settings, V8_SETTINGS } from './v8-settings.js';
 export { serveStdio, principalFromEnvironment, type StdioConnection, type StdioOptions } from './stdio/index.js';
 export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './engine/state/key-ring.js';
 export {

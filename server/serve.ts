@@ -5,6 +5,7 @@
  */
 import type { Server } from 'node:http';
 import { createServer, type BatonOptions, type BatonServer } from './create-server.js';
+import { applyV8Settings } from './v8-settings.js';
 
 export interface ServeOptions extends BatonOptions {
   /** The port to listen on (0: any free port; default 3000). */
@@ -20,6 +21,8 @@ export interface Serving {
 }
 
 export async function serve(options: ServeOptions): Promise<Serving> {
+  // serve() runs a server process of its own: it runs with Baton's V8 settings (v8-settings.ts).
+  applyV8Settings();
   const baton = createServer(options);
   const { server, url } = await baton.listen(options.port ?? 3000, options.host);
   return {

@@ -11,6 +11,7 @@ import { startFloor } from './floor-target.js';
 import { startSdk } from './sdk-target.js';
 import type { TargetKind, TargetMessage, UsageRequest } from './target-protocol.js';
 import { socketWriteTotals, timeSocketWrites } from './write-timer.js';
+import { applyV8Settings } from '../../server/v8-settings.js';
 
 const starters: Record<TargetKind, () => Promise<StartedTarget>> = {
   baton: startBaton,
@@ -30,6 +31,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   timeSocketWrites();
+  // Every target runs with the V8 settings `baton` runs with (server/v8-settings.ts): the same
+  // engine settings for all, so only the servers differ.
+  applyV8Settings();
   const target = await start();
   process.on('message', (message: UsageRequest) => {
     if (message?.type !== 'usage') return;

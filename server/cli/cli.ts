@@ -13,6 +13,7 @@ import { stdioCommand } from './stdio-command.js';
 import { taskOptions } from './task-options.js';
 import { runWorkerCluster, workerCountFrom } from './worker-cluster.js';
 import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
+import { applyV8Settings, V8_SETTINGS } from '../v8-settings.js';
 
 const USAGE = `Usage: baton <command>
 
@@ -60,7 +61,12 @@ async function serve(args: string[]): Promise<void> {
     ...taskOptions(config, catalogue.tools),
   });
   const { server, url } = await baton.listen(config.port, config.host);
-  stderrLogger.info('listening', { url, instance: baton.instanceId, tools: baton.registry.list().map((t) => t.name) });
+  stderrLogger.info('listening', {
+    url,
+    instance: baton.instanceId,
+    tools: baton.registry.list().map((t) => t.name),
+    v8: V8_SETTINGS,
+  });
   // Running task steps are stopped (their jobs move to another instance) before the exit.
   const stop = () => server.close(() => void baton.close().finally(() => process.exit(0)));
   process.once('SIGINT', stop);
@@ -68,6 +74,7 @@ async function serve(args: string[]): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<number> {
+  applyV8Settings();
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
