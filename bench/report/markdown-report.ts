@@ -93,6 +93,9 @@ npm run bench -- --help            # every option
   \`requestState\` echoed, a new id used each round, and every reply checked (keys asked, result).
 - **Compiled**: \`npm run bench\` builds \`dist/\` first (\`npm run build\`) and every target runs the
   compiled JavaScript, as a deployment would (under tsx, Baton spent about 9% more CPU per request).
+- **V8 setting**: every target runs with the one Baton's processes run with, allocation-site
+  pretenuring off (\`server/v8-settings.ts\`; it takes 12–16% off Baton's CPU per request and about
+  5% off the SDK's), so only the servers differ.
 - **Server CPU** is the target's \`process.cpuUsage()\` over the measured window (read over the bench's
   IPC channel, not an endpoint of the server) divided by the requests completed in it.`;
 }
