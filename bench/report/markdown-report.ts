@@ -77,7 +77,13 @@ npm run bench                      # the full run; writes this file
 npm run bench:quick                # CI: every target and flow end to end, a few seconds each; writes nothing
 npm run bench -- --duration 10 --reps 5 --concurrency 16,64,128   # longer, more repetitions
 npm run bench -- --help            # every option
+npm run bench:compare -- /tmp/base/dist   # this build against another, side by side (bench/compare-builds.ts)
 \`\`\`
+
+To compare two commits, build the other one apart (\`git archive <rev> | tar -x -C /tmp/base\`, link
+\`node_modules\` into it, \`npm run build\` there) and give its \`dist/\` to \`bench:compare\`: both builds
+serve from their own processes on the server core, and the generator alternates between them in
+short windows, so slow drifts of the machine's load fall on both alike.
 
 ## What runs
 

@@ -1,0 +1,120 @@
+/**
+ * Two builds of Baton side by side: `npm run bench:compare -- <baseline dist/> [options]`. Each
+ * build serves the bench tools from its own process (its own `bench/targets/target-process.js`),
+ * both pinned to the server core, and the load generator alternates between them in short
+ * windows, so slow drifts of the machine's load fall on both alike. The answer is the median of
+ * the paired ratios (this build's CPU per request over the baseline's, window by window).
+ *
+ * Measuring two builds in one process misleads: one build's garbage is collected on the other's
+ * time. A baseline is a built tree of another commit, e.g.
+ *   mkdir /tmp/base && git archive <rev> | tar -x -C /tmp/base
+ *   ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npm run build)
+ *   npm run bench:compare -- /tmp/base/dist --flows parallel,three-question
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { pinCores } from './cpu-pinning.js';
+import { BENCH_FLOWS, flowByLabel, type BenchFlow } from './flows/bench-flows.js';
+import { measureRun } from './run-matrix.js';
+import { spawnTarget, type TargetHandle } from './targets/target-handle.js';
+
+export interface CompareOptions {
+  baseline: string;
+  flows: BenchFlow[];
+  concurrency: number;
+  windows: number;
+  windowMs: number;
+}
+
+export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [options]
+
+  --flows <list>        ${BENCH_FLOWS.map((f) => f.label).join(',')} (default: all)
+  --concurrency <n>     virtual clients (default 16)
+  --windows <n>         alternating windows per build and flow (default 10)
+  --seconds <s>         length of one window (default 2)
+`;
+
+export function parseCompareOptions(argv: string[]): CompareOptions {
+  const [baseline, ...rest] = argv;
+  if (!baseline || baseline.startsWith('--')) throw new Error(COMPARE_USAGE);
+  const value = (name: string) => {
+    const index = rest.indexOf(name);
+    return index === -1 ? undefined : rest[index + 1];
+  };
+  // flowByLabel refuses an unknown label, naming the known ones.
+  const flows = (value('--flows') ?? BENCH_FLOWS.map((f) => f.label).join(','))
+    .split(',')
+    .map((label) => flowByLabel(label.trim()));
+  const number = (name: string, fallback: number) => {
+    const text = value(name);
+    const parsed = text === undefined ? fallback : Number(text);
+    if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} needs a positive number\n${COMPARE_USAGE}`);
+    return parsed;
+  };
+  return {
+    baseline: resolve(baseline),
+    flows,
+    concurrency: number('--concurrency', 16),
+    windows: number('--windows', 10),
+    windowMs: number('--seconds', 2) * 1000,
+  };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+async function cpuPerRequest(target: TargetHandle, flow: BenchFlow, concurrency: number, windowMs: number) {
+  const record = await measureRun(target, flow, concurrency, 0, { warmupMs: 200, durationMs: windowMs });
+  if (record.serverCpuMicrosPerRequest === undefined || record.result?.errors) {
+    throw new Error(
+      `${target.kind} failed on ${flow.label}: ${record.failure ?? record.result?.errorSamples.join('; ')}`,
+    );
+  }
+  return record.serverCpuMicrosPerRequest;
+}
+
+async function main(): Promise<void> {
+  const options = parseCompareOptions(process.argv.slice(2));
+  const { serverCpus, description } = pinCores();
+  process.stderr.write(`compare: ${description}\n`);
+  const baselineHandle = (await import(
+    pathToFileURL(resolve(options.baseline, 'bench/targets/target-handle.js')).href
+  )) as { spawnTarget: typeof spawnTarget };
+  const spawnOptions = serverCpus ? { cpus: serverCpus } : {};
+  const baseline = await baselineHandle.spawnTarget('baton', spawnOptions);
+  const current = await spawnTarget('baton', spawnOptions);
+  try {
+    for (const flow of options.flows) {
+      // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.
+      for (const target of [baseline, current]) await cpuPerRequest(target, flow, options.concurrency, 2000);
+      const ratios: number[] = [];
+      const before: number[] = [];
+      const after: number[] = [];
+      for (let window = 0; window < options.windows; window++) {
+        const old = await cpuPerRequest(baseline, flow, options.concurrency, options.windowMs);
+        const now = await cpuPerRequest(current, flow, options.concurrency, options.windowMs);
+        before.push(old);
+        after.push(now);
+        ratios.push(now / old);
+      }
+      const spread = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
+      process.stdout.write(
+        `${flow.label.padEnd(15)} baseline ${median(before).toFixed(1)} µs/req  this build ${median(after).toFixed(1)} µs/req  ` +
+          `this ÷ baseline ${median(ratios).toFixed(3)} (windows ${spread})\n`,
+      );
+    }
+  } finally {
+    await Promise.all([baseline.stop(), current.stop()]);
+  }
+}
+
+const invokedAs = process.argv[1] ?? '';
+if (invokedAs.endsWith('compare-builds.js') || invokedAs.endsWith('compare-builds.ts')) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}
