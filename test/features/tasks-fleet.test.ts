@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyEntry } from '../../server/engine/index.js';
-import { callTool } from '../helpers/mcp-http.js';
+import { callTool, PROTOCOL_VERSION, requestMeta } from '../helpers/mcp-http.js';
+import { splitSseEvents } from '../helpers/sse-events.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
 import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
@@ -22,25 +23,27 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
   this.timeout(180_000);
   let redis: RunningRedis | undefined;
   const fleet = new BatonFleet();
+  const listeningFleet = new BatonFleet();
   let dir: string;
 
-  before(function () {
+  before(async function () {
     requireBinaries(this, REDIS);
     dir = mkdtempSync(join(tmpdir(), 'baton-tasks-fleet-'));
+    redis = await startRedis();
   });
   after(async () => {
     await fleet.stopAll();
+    await listeningFleet.stopAll();
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('survives a killed instance: recovered steps, its timers fired elsewhere, no task lost, no promotion twice', async () => {
-    redis = await startRedis();
     const journal = join(dir, 'journal');
     const options = {
       keys: generateKeyEntry('fleet'),
       env: {
-        BATON_REDIS_URL: redis.url,
+        BATON_REDIS_URL: redis!.url,
         BATON_DEPLOY_JOURNAL: journal,
         // A dead instance's jobs move on after about two seconds (BullMQ lock and stalled check).
         BATON_TASK_LOCK_MS: '2000',
@@ -126,5 +129,82 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
       .map((line) => line.split(' ')[1]!.split('/')[0]!);
     expect(promotions.length).to.equal(50);
     expect(new Set(promotions)).to.deep.equal(new Set([...timerTasks, ...workTasks]));
+  });
+
+  it('streams task notifications to a listener on one instance while other instances run the steps (Redis pub/sub)', async () => {
+    // A fleet of its own: the instances left from the test above seal with another key.
+    await fleet.stopAll();
+    const journal = join(dir, 'journal-listen');
+    const options = {
+      keys: generateKeyEntry('listen'),
+      env: { BATON_REDIS_URL: redis!.url, BATON_DEPLOY_JOURNAL: journal, BATON_TASK_POLL_MS: '200' },
+    };
+    const [runner, listener] = [await listeningFleet.start(options), await listeningFleet.start(options)];
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const created = await callTool(
+        runner.url,
+        'ship-release',
+        { service: `svc${i}`, version: '1', bakeSeconds: 1 },
+        {},
+        { capabilities: TASK_CLIENT },
+      );
+      ids.push(resultOf(created).taskId as string);
+    }
+    // Bounded: without notifications from the other instances the stream would wait for ever.
+    const response = await fetch(listener.url, {
+      method: 'POST',
+      signal: AbortSignal.timeout(30_000),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': PROTOCOL_VERSION,
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'listen-fleet',
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: ids }, _meta: requestMeta(TASK_CLIENT) },
+      }),
+    });
+    const last = new Map<string, any>();
+    const approved = new Set<string>();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    let ended = false;
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        const split = splitSseEvents(buffer + decoder.decode(chunk, { stream: true }));
+        buffer = split.rest;
+        for (const message of split.messages) {
+          if (message.id === 'listen-fleet') ended = true;
+          if (message.method !== 'notifications/tasks') continue;
+          const task = message.params;
+          last.set(task.taskId, task);
+          if (task.status === 'input_required' && !approved.has(task.taskId)) {
+            approved.add(task.taskId);
+            // Answered through the other instance: the listener hears what happens anywhere.
+            resultOf(await taskRpc(runner.url, 'tasks/update', { taskId: task.taskId, inputResponses: approve }));
+          }
+        }
+      }
+    } catch (error) {
+      if ((error as Error).name !== 'TimeoutError') throw error;
+    }
+    expect(ended, 'the stream ends with the listen result').to.equal(true);
+    expect([...last.keys()].sort()).to.deep.equal([...ids].sort());
+    for (const task of last.values()) {
+      expect(task.status).to.equal('completed');
+      expect(task.result.structuredContent.shipped).to.equal(true);
+    }
+    // Some of the steps that completed these tasks ran outside the listening instance, so their
+    // notifications crossed instances (the journal names the process of each promotion).
+    const promoters = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('promote '))
+      .map((line) => Number(line.split(' ')[2]));
+    expect(promoters).to.have.length(6);
+    expect(promoters.some((pid) => pid !== listener.pid)).to.equal(true);
   });
 });
