@@ -2,7 +2,9 @@
  * Tasks across a fleet: three Baton processes share one real redis-server (task store and BullMQ
  * queue). One instance sets durable timers and is SIGKILLed while it runs build steps of other
  * tasks; the survivors recover its jobs (BullMQ's stalled-job check), fire its timers, and every
- * task ends completed, none lost, none promoted twice, each readable from every instance.
+ * task ends completed, none lost, none promoted twice, each readable from every instance. A
+ * listener on one instance hears tasks whose steps run on another, and an instance stopped with
+ * SIGTERM mid-step exits at once while another resumes the step.
  */
 import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
@@ -24,6 +26,7 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
   let redis: RunningRedis | undefined;
   const fleet = new BatonFleet();
   const listeningFleet = new BatonFleet();
+  const deployFleet = new BatonFleet();
   let dir: string;
 
   before(async function () {
@@ -34,6 +37,7 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
   after(async () => {
     await fleet.stopAll();
     await listeningFleet.stopAll();
+    await deployFleet.stopAll();
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -206,5 +210,48 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
       .map((line) => Number(line.split(' ')[2]));
     expect(promoters).to.have.length(6);
     expect(promoters.some((pid) => pid !== listener.pid)).to.equal(true);
+  });
+
+  it('on SIGTERM (a deploy), stops its running step and exits; the step resumes on another instance', async () => {
+    await listeningFleet.stopAll();
+    const journal = join(dir, 'journal-deploy');
+    const options = {
+      keys: generateKeyEntry('deploy'),
+      env: {
+        BATON_REDIS_URL: redis!.url,
+        BATON_DEPLOY_JOURNAL: journal,
+        BATON_TASK_LOCK_MS: '2000',
+        BATON_TASK_POLL_MS: '100',
+      },
+    };
+    // The leaving instance is alone when the task starts, so its build step runs there.
+    const leaving = await deployFleet.start(options);
+    const created = await callTool(
+      leaving.url,
+      'ship-release',
+      { service: 'deployed', version: '2', bakeSeconds: 1 },
+      {},
+      { capabilities: TASK_CLIENT },
+    );
+    const taskId = resultOf(created).taskId as string;
+    await waitForTask(leaving.url, taskId, (t) => /Building/.test(t.statusMessage ?? ''), { timeoutMs: 10_000 });
+    const stoppedAt = Date.now();
+    process.kill(leaving.pid, 'SIGTERM');
+    const exit = await leaving.exited;
+    expect(exit.code, 'a clean exit').to.equal(0);
+    expect(Date.now() - stoppedAt, 'it does not wait for the build to finish').to.be.lessThan(10_000);
+
+    // Another instance takes the step over from the last snapshot and the task runs to its end.
+    const staying = await deployFleet.start(options);
+    await waitForTask(staying.url, taskId, (t) => t.status === 'input_required', { timeoutMs: 30_000 });
+    resultOf(await taskRpc(staying.url, 'tasks/update', { taskId, inputResponses: approve }));
+    const done = await waitForTask(staying.url, taskId, (t) => t.status === 'completed', { timeoutMs: 30_000 });
+    expect(done.result.structuredContent.shipped).to.equal(true);
+    expect(staying.stderr()).to.match(/task_step_resumed/);
+    const promotions = readFileSync(journal, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('promote '));
+    expect(promotions).to.have.length(1);
+    expect(promotions[0]!.split(' ')[2]).to.equal(String(staying.pid));
   });
 });
