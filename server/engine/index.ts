@@ -8,9 +8,7 @@ export {
   DEFAULT_MAX_STATE_LENGTH,
   DEFAULT_STATE_TTL_SECONDS,
   DEFAULT_TIME_BUDGET_MS,
-  type FlowCall,
   type FlowEngineOptions,
-  type FlowOutcome,
 } from './flow/flow-engine.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
 export { Cancellation, abortSignalOf } from './cancellation.js';
@@ -29,7 +27,7 @@ export {
 } from './state/replay-guard.js';
 export { RedisReplayGuard, type RedisReplayGuardOptions } from './state/redis-replay-guard.js';
 export type { CallToolResult, ClientCapabilities, ContentBlock, InputRequest } from './mcp-shapes.js';
-export type { Progress } from './flow/flow-engine.js';
+export type { FlowCall, FlowOutcome, Progress } from './flow/flow-round.js';
 export { isLoggingLevel } from './authoring/log-reports.js';
 export { runLiveFlow, type AnswerLive, type LiveAnswers } from './flow/live-flow.js';
 export { machineProblems, type MachineCheckOptions } from './catalogue/machine-checks.js';

@@ -6,11 +6,12 @@
  */
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
 import { MAX_FALLBACK_HOPS, takeFallbacks } from './unsupported-fallbacks.js';
-import { interpretAnswer } from './answers.js';
+import { deliverAnswers } from './answer-delivery.js';
 import { canonicalJson, shortDigest } from '../state/canonical-digest.js';
 import { EngineError } from '../engine-error.js';
-import { abortSignalOf, type Cancellation } from '../cancellation.js';
+import { abortSignalOf } from '../cancellation.js';
 import type { FlowDefinition } from '../authoring/flow-definition.js';
+import type { FlowCall, FlowOutcome, Progress } from './flow-round.js';
 import { PROGRESS_EVENT, SINGLE_USE_TAG } from '../authoring/input-states.js';
 import { isLoggingLevel, LOG_EVENT, type LogReport } from '../authoring/log-reports.js';
 import { DEFAULT_SINGLE_USE_QUOTA, MemoryReplayGuard, type ReplayGuard } from '../state/replay-guard.js';
@@ -22,8 +23,8 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import {
   clientSupports,
+  mergeCapabilities,
   pendingQuestions,
-  requestedSchemaOf,
   requiredCapability,
   toInputRequest,
   type PageRefMinter,
@@ -33,7 +34,7 @@ import { principalDigest, sealPageReference } from '../state/page-reference.js';
 import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
 import { askedQuestionProblem } from './form-schema-check.js';
 import { settle, settledNow, type SettleOptions, type Settled } from './settle.js';
-import { pendingTimers, type TaskTimer } from '../tasks/scheduled-timers.js';
+import { pendingTimers } from '../tasks/scheduled-timers.js';
 import { taskHandover, withParkedActors } from '../tasks/task-handover.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
@@ -57,43 +58,6 @@ export interface FlowEngineOptions {
   /** Live single-use claims one caller may hold (1,000). */
   singleUseQuota?: number;
 }
-
-export interface FlowCall {
-  flow: FlowDefinition;
-  arguments: Record<string, unknown>;
-  /** Who is calling, from the auth hook (`anonymous` when there is none). */
-  principal: string;
-  /** Whose quota a single-use claim counts against (default: the principal). */
-  quotaOwner?: string;
-  clientCapabilities: ClientCapabilities;
-  inputResponses?: unknown;
-  requestState?: unknown;
-  /** Aborted when the caller goes away; a Cancellation makes its AbortSignal only if the round waits. */
-  signal?: AbortSignal | Cancellation;
-  /** Receives the machine's progress reports during this round (only increasing values). */
-  onProgress?: (report: Progress) => void;
-  /**
-   * The client takes tasks and the tool may run as one: stop where long work starts and answer
-   * `task` with the snapshot to continue from (tasks/task-handover.ts).
-   */
-  handover?: boolean;
-  /** Receives the machine's log reports (`reportLog`) during this round. */
-  onLog?: (report: LogReport) => void;
-}
-
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-export type FlowOutcome =
-  | { kind: 'complete'; output: unknown }
-  | { kind: 'failed'; message: string }
-  | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
-  /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
-  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[] }
-  | { kind: 'aborted' };
 
 export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
 export const DEFAULT_MAX_STATE_LENGTH = 16 * 1024;
@@ -230,7 +194,8 @@ export class FlowEngine {
         binding,
         actor,
         number: resumed?.claims.round ?? 0,
-        retryReasons: resumed && responses ? this.#deliver(actor, resumed.claims.asked, responses) : {},
+        retryReasons:
+          resumed && responses ? deliverAnswers(actor, resumed.claims.asked, responses, this.#validator) : {},
         budget,
         deadline: performance.now() + budget,
         settleOptions: call.handover ? HANDOVER : NO_HANDOVER,
@@ -302,34 +267,6 @@ export class FlowEngine {
     return new EngineError('invalid_state', INVALID_STATE);
   }
 
-  /**
-   * Feeds answers for the keys asked last round, in the order the questions were asked. Answers
-   * to keys not asked are ignored; a missing answer leaves its question pending (asked again).
-   */
-  #deliver(actor: AnyActor, asked: readonly string[], responses: Record<string, unknown>): Record<string, string> {
-    const retryReasons: Record<string, string> = {};
-    const snapshot = actor.getSnapshot() as AnyMachineSnapshot;
-    // Read every answer before sending any: a malformed one refuses the round with nothing run.
-    const planned: Array<{ key: string; event: AnyEventObject }> = [];
-    for (const { question } of pendingQuestions(snapshot)) {
-      if (!asked.includes(question.key) || !Object.hasOwn(responses, question.key)) continue;
-      const schema = question.kind === 'form' ? requestedSchemaOf(question, snapshot.context) : undefined;
-      const outcome = interpretAnswer(question, schema, responses[question.key], this.#validator);
-      if ('retryReason' in outcome) retryReasons[question.key] = outcome.retryReason;
-      else planned.push({ key: question.key, event: outcome.event });
-    }
-    for (let index = 0; index < planned.length; index++) {
-      const { key, event } = planned[index]!;
-      const current = actor.getSnapshot() as AnyMachineSnapshot;
-      // An earlier answer may have moved the machine past this question (e.g. a decline); the
-      // first is still pending, as read above.
-      if (index > 0 && !pendingQuestions(current).some((p) => p.question.key === key)) continue;
-      if (current.can(event)) actor.send(event);
-      else retryReasons[key] = 'Your last answer was not accepted.';
-    }
-    return retryReasons;
-  }
-
   #conclude(round: Round, answersAhead: Record<string, unknown> | undefined): FlowOutcome | Promise<FlowOutcome> {
     const settled = this.#settle(round);
     if (settled instanceof Promise) return settled.then((later) => this.#answerAhead(round, later, answersAhead));
@@ -347,7 +284,7 @@ export class FlowEngine {
   ): FlowOutcome | Promise<FlowOutcome> {
     if (!answersAhead || settled.kind !== 'waiting') return this.#outcomeOf(round, settled);
     const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
-    Object.assign(round.retryReasons, this.#deliver(round.actor, firstKeys, answersAhead));
+    Object.assign(round.retryReasons, deliverAnswers(round.actor, firstKeys, answersAhead, this.#validator));
     const again = this.#settle(round);
     if (again instanceof Promise) return again.then((later) => this.#outcomeOf(round, later));
     return this.#outcomeOf(round, again);
@@ -513,12 +450,4 @@ function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
 /** Whether `responses` holds an answer to any of the keys asked. */
 function answersAny(asked: string[], responses: unknown): boolean {
   return isRecord(responses) && asked.some((key) => Object.hasOwn(responses, key));
-}
-
-function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {
-  const merged: ClientCapabilities = { ...a };
-  for (const [key, value] of Object.entries(b)) {
-    merged[key] = isRecord(merged[key]) && isRecord(value) ? { ...merged[key], ...value } : value;
-  }
-  return merged;
 }

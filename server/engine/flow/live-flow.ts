@@ -9,7 +9,8 @@
  * validated, mapped, re-asked, guarded (single use) and capability-checked (-32021) by the very
  * code that serves 2026-07-28 clients; nothing here interprets an answer.
  */
-import type { FlowCall, FlowEngine, FlowOutcome } from './flow-engine.js';
+import type { FlowEngine } from './flow-engine.js';
+import type { FlowCall, FlowOutcome } from './flow-round.js';
 import type { InputRequest } from '../mcp-shapes.js';
 
 /** What the client made of one round of questions. */

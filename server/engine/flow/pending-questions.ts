@@ -128,3 +128,12 @@ export function clientSupports(question: Question, request: InputRequest, caps: 
       return isRecord(caps.roots);
   }
 }
+
+/** Two `requiredCapabilities` objects as one, nested capabilities merged (form and URL elicitation both kept). */
+export function mergeCapabilities(a: ClientCapabilities, b: ClientCapabilities): ClientCapabilities {
+  const merged: ClientCapabilities = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    merged[key] = isRecord(merged[key]) && isRecord(value) ? { ...merged[key], ...value } : value;
+  }
+  return merged;
+}

@@ -6,7 +6,7 @@
  */
 import superjson from 'superjson';
 import { EngineError, type EngineErrorReason } from '../engine-error.js';
-import type { FlowOutcome } from './flow-engine.js';
+import type { FlowOutcome } from './flow-round.js';
 import type { Logger } from '../logger.js';
 import type { ClaimScope, GuardClaim, ReplayGuard } from '../state/replay-guard.js';
 

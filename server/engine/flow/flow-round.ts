@@ -1,0 +1,46 @@
+/**
+ * What a caller hands one round of a flow (`FlowCall`) and what it gets back (`FlowOutcome`):
+ * the engine's contract with the protocol layer, the task runner and the test kit.
+ */
+import type { FlowDefinition } from '../authoring/flow-definition.js';
+import type { LogReport } from '../authoring/log-reports.js';
+import type { Cancellation } from '../cancellation.js';
+import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
+import type { TaskTimer } from '../tasks/scheduled-timers.js';
+
+export interface FlowCall {
+  flow: FlowDefinition;
+  arguments: Record<string, unknown>;
+  /** Who is calling, from the auth hook (`anonymous` when there is none). */
+  principal: string;
+  /** Whose quota a single-use claim counts against (default: the principal). */
+  quotaOwner?: string;
+  clientCapabilities: ClientCapabilities;
+  inputResponses?: unknown;
+  requestState?: unknown;
+  /** Aborted when the caller goes away; a Cancellation makes its AbortSignal only if the round waits. */
+  signal?: AbortSignal | Cancellation;
+  /** Receives the machine's progress reports during this round (only increasing values). */
+  onProgress?: (report: Progress) => void;
+  /**
+   * The client takes tasks and the tool may run as one: stop where long work starts and answer
+   * `task` with the snapshot to continue from (tasks/task-handover.ts).
+   */
+  handover?: boolean;
+  /** Receives the machine's log reports (`reportLog`) during this round. */
+  onLog?: (report: LogReport) => void;
+}
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export type FlowOutcome =
+  | { kind: 'complete'; output: unknown }
+  | { kind: 'failed'; message: string }
+  | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
+  /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
+  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[] }
+  | { kind: 'aborted' };
