@@ -13,7 +13,13 @@ import { PROGRESS_EVENT } from '../authoring/input-states.js';
 import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CallToolResult, ClientCapabilities, InputRequest } from '../mcp-shapes.js';
-import { clientSupports, pendingQuestions, requiredCapability, toInputRequest } from '../flow/pending-questions.js';
+import {
+  clientSupports,
+  mergeCapabilities,
+  pendingQuestions,
+  requiredCapability,
+  toInputRequest,
+} from '../flow/pending-questions.js';
 import { persistAtQuestion } from '../flow/pause-check.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
 import { toolError, toToolResult } from '../flow/tool-result.js';
@@ -323,7 +329,7 @@ export class TaskRunner {
       const problem = askedQuestionProblem(question, request, () => `${record.tool}, state "${stateId}"`);
       if (problem) return { problem };
       if (!clientSupports(question, request, record.clientCapabilities)) {
-        missing = { ...(missing ?? {}), ...requiredCapability(question, request) };
+        missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
         continue;
       }
       const kept = retryReasons[question.key] === undefined ? unanswered.get(question.key) : undefined;
