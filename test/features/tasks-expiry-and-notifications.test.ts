@@ -4,10 +4,9 @@
  */
 import { expect } from 'chai';
 import { callTool } from '../helpers/mcp-http.js';
-import { getTask, isStatus, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { getTask, isStatus, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
-import { PROTOCOL_VERSION, requestMeta } from '../helpers/mcp-http.js';
-import { splitSseEvents } from '../helpers/sse-events.js';
+import { sseMessages } from '../helpers/sse-events.js';
 
 describe('task expiry', () => {
   let server: RunningServer;
@@ -46,17 +45,6 @@ describe('task expiry', () => {
   });
 });
 
-/** Reads an SSE response as it arrives, one JSON-RPC message per `data:` event. */
-async function* sseMessages(response: Response): AsyncGenerator<any> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    const split = splitSseEvents(buffer + decoder.decode(chunk, { stream: true }));
-    buffer = split.rest;
-    yield* split.messages;
-  }
-}
-
 describe('task status notifications on subscriptions/listen', () => {
   let server: RunningServer;
 
@@ -68,23 +56,8 @@ describe('task status notifications on subscriptions/listen', () => {
     await server.close();
   });
 
-  const listen = (taskIds: string[], capabilities: Record<string, unknown> = TASK_CLIENT, signal?: AbortSignal) =>
-    fetch(server.url, {
-      method: 'POST',
-      signal,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL_VERSION,
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-1',
-        method: 'subscriptions/listen',
-        params: { notifications: { taskIds }, _meta: requestMeta(capabilities) },
-      }),
-    });
+  const listen = (taskIds: string[], capabilities: Record<string, unknown> = TASK_CLIENT) =>
+    listenToTasks(server.url, taskIds, { capabilities });
 
   it('streams the detailed task on each change, as tasks/get would show it, and ends once it is terminal', async () => {
     const { taskId } = resultOf(

@@ -11,12 +11,12 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateKeyEntry } from '../../server/engine/index.js';
-import { callTool, PROTOCOL_VERSION, requestMeta } from '../helpers/mcp-http.js';
-import { splitSseEvents } from '../helpers/sse-events.js';
+import { callTool } from '../helpers/mcp-http.js';
+import { sseMessages } from '../helpers/sse-events.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
 import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
-import { getTask, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { getTask, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 
 const approve = { approve: { action: 'accept', content: { approve: true, approver: 'fleet' } } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,6 +28,23 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
   const listeningFleet = new BatonFleet();
   const deployFleet = new BatonFleet();
   let dir: string;
+
+  /** An instance of one fleet: its key ring, the shared Redis, a promotion journal, short locks. */
+  const fleetOptions = (kid: string, journal: string) => ({
+    keys: generateKeyEntry(kid),
+    env: {
+      BATON_REDIS_URL: redis!.url,
+      BATON_DEPLOY_JOURNAL: journal,
+      // A dead instance's jobs move on after about two seconds (BullMQ lock and stalled check).
+      BATON_TASK_LOCK_MS: '2000',
+      BATON_TASK_POLL_MS: '200',
+    },
+  });
+  /** Starts ship-release as a task on `url`; its task id. */
+  const shipRelease = async (url: string, service: string, bakeSeconds: number) =>
+    resultOf(
+      await callTool(url, 'ship-release', { service, version: '1', bakeSeconds }, {}, { capabilities: TASK_CLIENT }),
+    ).taskId as string;
 
   before(async function () {
     requireBinaries(this, REDIS);
@@ -44,26 +61,8 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
 
   it('survives a killed instance: recovered steps, its timers fired elsewhere, no task lost, no promotion twice', async () => {
     const journal = join(dir, 'journal');
-    const options = {
-      keys: generateKeyEntry('fleet'),
-      env: {
-        BATON_REDIS_URL: redis!.url,
-        BATON_DEPLOY_JOURNAL: journal,
-        // A dead instance's jobs move on after about two seconds (BullMQ lock and stalled check).
-        BATON_TASK_LOCK_MS: '2000',
-        BATON_TASK_POLL_MS: '200',
-      },
-    };
-    const create = async (instance: BatonInstance, bakeSeconds: number) =>
-      resultOf(
-        await callTool(
-          instance.url,
-          'ship-release',
-          { service: 'svc', version: '1', bakeSeconds },
-          {},
-          { capabilities: TASK_CLIENT },
-        ),
-      ).taskId as string;
+    const options = fleetOptions('fleet', journal);
+    const create = (instance: BatonInstance, bakeSeconds: number) => shipRelease(instance.url, 'svc', bakeSeconds);
     const waitingFor = (url: string, id: string, test: (t: any) => boolean) =>
       waitForTask(url, id, test, { timeoutMs: 60_000 });
 
@@ -139,58 +138,30 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
     // A fleet of its own: the instances left from the test above seal with another key.
     await fleet.stopAll();
     const journal = join(dir, 'journal-listen');
-    const options = {
-      keys: generateKeyEntry('listen'),
-      env: { BATON_REDIS_URL: redis!.url, BATON_DEPLOY_JOURNAL: journal, BATON_TASK_POLL_MS: '200' },
-    };
+    const options = fleetOptions('listen', journal);
     const [runner, listener] = [await listeningFleet.start(options), await listeningFleet.start(options)];
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const created = await callTool(
-        runner.url,
-        'ship-release',
-        { service: `svc${i}`, version: '1', bakeSeconds: 1 },
-        {},
-        { capabilities: TASK_CLIENT },
-      );
-      ids.push(resultOf(created).taskId as string);
+      ids.push(await shipRelease(runner.url, `svc${i}`, 1));
     }
     // Bounded: without notifications from the other instances the stream would wait for ever.
-    const response = await fetch(listener.url, {
-      method: 'POST',
+    const response = await listenToTasks(listener.url, ids, {
+      id: 'listen-fleet',
       signal: AbortSignal.timeout(30_000),
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': PROTOCOL_VERSION,
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'listen-fleet',
-        method: 'subscriptions/listen',
-        params: { notifications: { taskIds: ids }, _meta: requestMeta(TASK_CLIENT) },
-      }),
     });
     const last = new Map<string, any>();
     const approved = new Set<string>();
-    const decoder = new TextDecoder();
-    let buffer = '';
     let ended = false;
     try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        const split = splitSseEvents(buffer + decoder.decode(chunk, { stream: true }));
-        buffer = split.rest;
-        for (const message of split.messages) {
-          if (message.id === 'listen-fleet') ended = true;
-          if (message.method !== 'notifications/tasks') continue;
-          const task = message.params;
-          last.set(task.taskId, task);
-          if (task.status === 'input_required' && !approved.has(task.taskId)) {
-            approved.add(task.taskId);
-            // Answered through the other instance: the listener hears what happens anywhere.
-            resultOf(await taskRpc(runner.url, 'tasks/update', { taskId: task.taskId, inputResponses: approve }));
-          }
+      for await (const message of sseMessages(response)) {
+        if (message.id === 'listen-fleet') ended = true;
+        if (message.method !== 'notifications/tasks') continue;
+        const task = message.params;
+        last.set(task.taskId, task);
+        if (task.status === 'input_required' && !approved.has(task.taskId)) {
+          approved.add(task.taskId);
+          // Answered through the other instance: the listener hears what happens anywhere.
+          resultOf(await taskRpc(runner.url, 'tasks/update', { taskId: task.taskId, inputResponses: approve }));
         }
       }
     } catch (error) {
@@ -215,25 +186,10 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
   it('on SIGTERM (a deploy), stops its running step and exits; the step resumes on another instance', async () => {
     await listeningFleet.stopAll();
     const journal = join(dir, 'journal-deploy');
-    const options = {
-      keys: generateKeyEntry('deploy'),
-      env: {
-        BATON_REDIS_URL: redis!.url,
-        BATON_DEPLOY_JOURNAL: journal,
-        BATON_TASK_LOCK_MS: '2000',
-        BATON_TASK_POLL_MS: '100',
-      },
-    };
+    const options = fleetOptions('deploy', journal);
     // The leaving instance is alone when the task starts, so its build step runs there.
     const leaving = await deployFleet.start(options);
-    const created = await callTool(
-      leaving.url,
-      'ship-release',
-      { service: 'deployed', version: '2', bakeSeconds: 1 },
-      {},
-      { capabilities: TASK_CLIENT },
-    );
-    const taskId = resultOf(created).taskId as string;
+    const taskId = await shipRelease(leaving.url, 'deployed', 1);
     await waitForTask(leaving.url, taskId, (t) => /Building/.test(t.statusMessage ?? ''), { timeoutMs: 10_000 });
     const stoppedAt = Date.now();
     process.kill(leaving.pid, 'SIGTERM');

@@ -41,3 +41,14 @@ export async function readSseMessages(
   reader.releaseLock();
   return messages;
 }
+
+/** Reads an SSE response as it arrives, one JSON-RPC message per event, until the stream ends. */
+export async function* sseMessages(response: Response): AsyncGenerator<any> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    const split = splitSseEvents(buffer + decoder.decode(chunk, { stream: true }));
+    buffer = split.rest;
+    yield* split.messages;
+  }
+}

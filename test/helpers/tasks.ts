@@ -1,6 +1,6 @@
 /** Helpers for tests of the tasks extension over real HTTP. */
 import { expect } from 'chai';
-import { rpc, type RawResponse } from './mcp-http.js';
+import { PROTOCOL_VERSION, requestMeta, rpc, type RawResponse } from './mcp-http.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** A client that takes tasks and can answer forms. */
@@ -40,3 +40,27 @@ export async function waitForTask(
 }
 
 export const isStatus = (status: string) => (task: any) => task.status === status;
+
+/** Opens `subscriptions/listen` for task notifications on `url` (an SSE response, or an error). */
+export function listenToTasks(
+  url: string,
+  taskIds: string[],
+  options: { id?: string; capabilities?: Record<string, unknown>; signal?: AbortSignal } = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    ...(options.signal ? { signal: options.signal } : {}),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': PROTOCOL_VERSION,
+      'mcp-method': 'subscriptions/listen',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: options.id ?? 'listen-1',
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds }, _meta: requestMeta(options.capabilities ?? TASK_CLIENT) },
+    }),
+  });
+}
