@@ -8,8 +8,8 @@
  * them straight in the old generation, where they die; the young objects such an actor points to
  * then survive each scavenge, since a dead old object still counts as a root until the next full
  * collection. Measured under the bench's load (bench/, three-question flow): about 1 MB survived
- * each scavenge (bare Koa: 4 KB) and every scavenge paused the server for 2.2 ms; with
- * pretenuring off, 0.4 MB and 0.5 ms, and 12–16% less CPU per request. Objects that do live long
+ * each scavenge (bare Koa: 4 KB) and every scavenge paused the server for 1.7–2.2 ms; with
+ * pretenuring off, 0.2 MB and 0.5 ms, and 12–16% less CPU per request. Objects that do live long
  * are still promoted, the ordinary way, by surviving.
  */
 import v8 from 'node:v8';
