@@ -18,6 +18,11 @@ export const V8_SETTINGS: readonly string[] = ['--no-allocation-site-pretenuring
 
 let applied = false;
 
+/** The settings this process has applied: V8_SETTINGS once applyV8Settings ran, else none. */
+export function appliedV8Settings(): readonly string[] {
+  return applied ? V8_SETTINGS : [];
+}
+
 /** Applies V8_SETTINGS to this process (once); returns them. */
 export function applyV8Settings(): readonly string[] {
   if (!applied) {

@@ -13,7 +13,7 @@ import { stdioCommand } from './stdio-command.js';
 import { taskOptions } from './task-options.js';
 import { runWorkerCluster, workerCountFrom } from './worker-cluster.js';
 import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
-import { applyV8Settings, V8_SETTINGS } from '../v8-settings.js';
+import { applyV8Settings, appliedV8Settings } from '../v8-settings.js';
 
 const USAGE = `Usage: baton <command>
 
@@ -65,7 +65,7 @@ async function serve(args: string[]): Promise<void> {
     url,
     instance: baton.instanceId,
     tools: baton.registry.list().map((t) => t.name),
-    v8: V8_SETTINGS,
+    v8: appliedV8Settings(),
   });
   // Running task steps are stopped (their jobs move to another instance) before the exit.
   const stop = () => server.close(() => void baton.close().finally(() => process.exit(0)));

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { applyV8Settings, V8_SETTINGS } from '../../server/v8-settings.js';
+import { appliedV8Settings, applyV8Settings, V8_SETTINGS } from '../../server/v8-settings.js';
 import { PACKAGE_ROOT } from '../../server/package-root.js';
 import { freePort } from '../helpers/spawn-baton.js';
 
@@ -20,8 +20,10 @@ describe('V8 settings', () => {
     expect(V8_SETTINGS).to.include('--no-allocation-site-pretenuring');
     expect(applyV8Settings()).to.equal(V8_SETTINGS);
     expect(applyV8Settings()).to.equal(V8_SETTINGS);
+    expect(appliedV8Settings()).to.equal(V8_SETTINGS);
   });
 
+  // The listening line names what the process applied (none had the CLI not applied them).
   it('baton serve runs with them and names them when it listens', async () => {
     const port = await freePort();
     child = spawn(process.execPath, [join(PACKAGE_ROOT, 'bin/baton.js'), 'serve'], {
