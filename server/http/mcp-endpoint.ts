@@ -141,7 +141,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         channel.abandon();
         return;
       case 'response':
-        channel.finish(outcome.httpStatus, outcome.response);
+        channel.finishAfterTurn(outcome.httpStatus, outcome.response);
     }
   };
 }

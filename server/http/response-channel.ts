@@ -4,6 +4,7 @@
  * been sent; so the validation ladder always runs before anything is streamed.
  */
 import type { Context } from 'koa';
+import { endAfterTurn } from './end-after-turn.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -39,12 +40,29 @@ export class ResponseChannel {
   /**
    * Sends the final message: the last SSE event, or the JSON body. The JSON body goes out with its
    * headers in one write, straight to Node (Koa's body handling would only redo what is known here).
+   * For refusals: they go out at once, before the parser reads on (a body cut short, a connection
+   * to close).
    */
   finish(status: number, message: unknown): void {
+    const body = this.#jsonBody(status, message);
+    if (body !== undefined) this.#ctx.res.end(body);
+  }
+
+  /**
+   * The same, for a request's answer: a JSON body is written once this turn's other requests are
+   * answered too, together with theirs (end-after-turn.ts).
+   */
+  finishAfterTurn(status: number, message: unknown): void {
+    const body = this.#jsonBody(status, message);
+    if (body !== undefined) endAfterTurn(this.#ctx.res, body);
+  }
+
+  /** Sets the status and headers of a JSON response and returns its body; ends an SSE stream. */
+  #jsonBody(status: number, message: unknown): string | undefined {
     const res = this.#ctx.res;
     if (this.#streaming) {
       if (!res.destroyed && !res.writableEnded) res.end(`data: ${JSON.stringify(message)}\n\n`);
-      return;
+      return undefined;
     }
     const body = JSON.stringify(message);
     this.#ctx.respond = false;
@@ -52,7 +70,7 @@ export class ResponseChannel {
     res.statusCode = status;
     res.setHeader('Content-Type', JSON_TYPE);
     // end() with the whole body and no header sent yet sets Content-Length itself (one byteLength).
-    res.end(body);
+    return body;
   }
 
   /** Ends the response without a message (cancelled request). */

@@ -1,0 +1,40 @@
+/**
+ * Ends JSON responses after the current turn of the event loop, not at once: every response
+ * finished while Node works through one batch of ready sockets is written in a row, in the check
+ * phase right after it (setImmediate), in the order they were finished.
+ *
+ * Why: on loopback (a load generator, or nginx in front of a fleet on the same host) each write
+ * also wakes the peer if it sleeps, and a server slower than its peer finds it asleep at nearly
+ * every response. Written in a row, the first write of a batch wakes it and the rest find it
+ * awake; the peer then sends its next requests together, so the next batch is larger too.
+ * Measured in bench/ on the parallel flow at c=16 (`npm run bench:compare`, docs/benchmarks.md):
+ * 21-22% less server CPU per request, and lower p50 and p99, since the server keeps up better.
+ * A response waits at most for the rest of its turn's requests, each of which runs synchronously
+ * to its end; with one request in flight it waits for nothing but the hop to the check phase.
+ */
+import type { ServerResponse } from 'node:http';
+
+/** Responses and their bodies, in pairs, finished during this turn. */
+let waiting: Array<ServerResponse | string> = [];
+
+/** Ends `res` with `body` (headers already set) once this turn of the event loop is over. */
+export function endAfterTurn(res: ServerResponse, body: string): void {
+  if (waiting.length === 0) setImmediate(endWaiting);
+  waiting.push(res, body);
+}
+
+function endWaiting(): void {
+  // Taken out first: whatever ending a response sets off belongs to the next turn's batch.
+  const batch = waiting;
+  waiting = [];
+  for (let i = 0; i < batch.length; i += 2) {
+    const res = batch[i] as ServerResponse;
+    try {
+      res.end(batch[i + 1] as string);
+    } catch (error) {
+      // Nothing can be answered any more; closing the connection beats leaving the client waiting,
+      // and the rest of the batch is still written.
+      res.destroy(error as Error);
+    }
+  }
+}
