@@ -38,6 +38,8 @@ export interface MicroResult {
    * saved before they were measured.
    */
   flows?: FlowStepsTiming[];
+  /** The V8 settings the bench process ran them with; absent in runs saved before it applied any. */
+  v8Settings?: string[];
 }
 
 export async function runEngineSteps(options: MeasureOptions): Promise<MicroResult> {
