@@ -93,7 +93,7 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
       channel.abandon();
       return;
     case 'response':
-      channel.finish(200, outcome.response);
+      channel.finishAfterTurn(200, outcome.response);
   }
 }
 
