@@ -10,10 +10,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { estimatedSeconds, parseBenchOptions, USAGE, type BenchOptions } from './bench-options.js';
 import { pinCores } from './cpu-pinning.js';
-import { applyV8Settings } from '../server/v8-settings.js';
 import { runMemoryCheck, type MemoryResult } from './memory-check.js';
-import { runEngineSteps, type MicroResult } from './micro/engine-steps.js';
-import { measureAllFlowSteps } from './micro/flow-round-steps.js';
+import type { MicroResult } from './micro/engine-steps.js';
+import { runMicroProcess } from './micro/micro-process.js';
 import { barLines } from './report/bar.js';
 import { machineInfo } from './report/machine-info.js';
 import { markdownReport, type BenchReport } from './report/markdown-report.js';
@@ -81,20 +80,26 @@ async function measureMemory(options: BenchOptions, serverCpus: string | undefin
   return memory;
 }
 
-async function measureMicro(options: BenchOptions, failures: string[]): Promise<MicroResult | undefined> {
+async function measureMicro(
+  options: BenchOptions,
+  serverCpus: string | undefined,
+  failures: string[],
+): Promise<MicroResult | undefined> {
   try {
-    // The engine is timed in this process, so it runs with the V8 settings Baton runs with (every
-    // target process has them): without them, allocation-site pretenuring misfires here as in a
-    // server, and FlowEngine.run measured 88-152 µs against 62 µs with them, from run to run.
-    const v8Settings = [...applyV8Settings()];
-    log(`micro-benchmarks with the V8 settings ${v8Settings.join(' ')}`);
-    const measureOptions = { batches: options.microBatches, batchMs: options.microBatchMs };
-    const micro = { ...(await runEngineSteps(measureOptions)), v8Settings };
+    const micro = await runMicroProcess(
+      {
+        batches: options.microBatches,
+        batchMs: options.microBatchMs,
+        flowBatchMs: options.microFlowBatchMs,
+        flows: options.flows.map((flow) => flow.label),
+      },
+      serverCpus,
+    );
+    log(`micro-benchmarks in a fresh process with the V8 settings ${micro.v8Settings?.join(' ') || '(none)'}`);
     for (const step of [...micro.steps, ...micro.extras]) {
       log(`micro ${step.step.padEnd(20)} ${step.medianMicros.toFixed(1).padStart(7)} µs/op`);
     }
-    micro.flows = await measureAllFlowSteps(options.flows, { ...measureOptions, batchMs: options.microFlowBatchMs });
-    for (const flow of micro.flows) {
+    for (const flow of micro.flows ?? []) {
       const rounds = flow.rounds.map((r) => `${r.kind} ${r.sum.toFixed(1)}`).join(' + ');
       log(
         `micro steps ${flow.flow.padEnd(14)} ${rounds} = ${flow.sum.toFixed(1)} µs over ${flow.requests} requests, ` +
@@ -146,7 +151,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
     await Promise.all(targets.map((t) => t.stop()));
   }
   const memory = options.memoryFlows > 0 ? await measureMemory(options, pinning.serverCpus, phaseFailures) : undefined;
-  const micro = options.micro ? await measureMicro(options, phaseFailures) : undefined;
+  const micro = options.micro ? await measureMicro(options, pinning.serverCpus, phaseFailures) : undefined;
   const tasks = await measureTasks(options, phaseFailures);
   machine.loadAtEnd = os.loadavg()[0]!;
   return {

@@ -38,7 +38,7 @@ export interface MicroResult {
    * saved before they were measured.
    */
   flows?: FlowStepsTiming[];
-  /** The V8 settings the bench process ran them with; absent in runs saved before it applied any. */
+  /** The V8 settings their process ran with; absent in runs saved before it was started with any. */
   v8Settings?: string[];
 }
 

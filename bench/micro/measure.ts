@@ -63,18 +63,20 @@ async function timeBatch<T>(spec: StepSpec<T>, count: number): Promise<number> {
 }
 
 export async function measureStep<T>(spec: StepSpec<T>, options: MeasureOptions): Promise<StepTiming> {
-  // Size the batches from the fastest of three short probes (the first runs cold, any may be
-  // preempted), then one untimed warm-up batch.
+  // A full collection first, so this step does not pay for the garbage of the one before; then
+  // probes to size the batches (the first runs cold, any may be preempted), then a warm-up.
   collectGarbage();
   const probes = [await timeBatch(spec, 51), await timeBatch(spec, 51), await timeBatch(spec, 51)];
   const probe = Math.min(...probes);
   const perBatch = Math.max(20, Math.min(5_000, Math.round((options.batchMs * 1000) / Math.max(probe, 0.05))));
-  // Warm up for ten batches' time: a whole round runs code that V8's optimising compiler keeps
-  // compiling, on helper threads whose CPU time would otherwise land in the first batches.
-  const warmUntil = performance.now() + options.batchMs * 10;
+  // Thirty batches' time (0.6 s in a full run), to outlast what the forced collection sets off: V8
+  // keeps compiling on helper threads for a while, and right after a forced full collection a
+  // whole engine round ran 2.5-4x slower (CPU 130-220 µs against 50) for its next 2,000 runs,
+  // about 0.3 s. Timed straight after one (as this harness once did), FlowEngine.run read 146-377
+  // µs; timed after this warm-up, 45-57 µs (same process, same machine).
+  const warmUntil = performance.now() + options.batchMs * 30;
   do await timeBatch(spec, perBatch);
   while (performance.now() < warmUntil);
-  collectGarbage();
   const samples: number[] = [];
   for (let b = 0; b < options.batches; b++) samples.push(await timeBatch(spec, perBatch));
   return {

@@ -339,7 +339,8 @@ function stepRows(steps: StepTiming[]): string[][] {
 
 /** The V8 settings the micro-benchmarks ran with, as the report says it. */
 function v8SettingsText(settings: string[] | undefined): string {
-  if (settings === undefined) return 'the V8 settings not recorded (a run saved before they were)';
+  if (settings === undefined)
+    return 'in the bench process itself, with V8 at its defaults (a run saved before the micro-benchmarks had a process of their own)';
   if (settings.length === 0) return 'with V8 at its defaults';
   return `with the V8 settings Baton runs with (${settings.map((s) => `\`${s}\``).join(' ')}, docs/configuration.md)`;
 }
@@ -355,7 +356,7 @@ function microSection(report: BenchReport): string {
   return `## Engine hot path
 
 One middle round of the three-question flow (open the state sealed after "window", answer
-"approver", pause at "confirm"), each step timed on its own in the bench process, median CPU µs per
+"approver", pause at "confirm"), each step timed on its own in a fresh process (\`bench/micro/micro-process.ts\`, pinned like the targets), median CPU µs per
 operation over ${micro.steps[0]?.batches ?? 0} batches with the min–max over batches, ${v8SettingsText(micro.v8Settings)}. The steps repeat the calls of
 \`server/engine/state/sealed-state.ts\` and \`flow-engine.ts\` in their plainest form (\`open\` and \`seal\` through
 \`nacl.secretbox\`'s wrappers, which copy the message; Baton calls the function they wrap in place); the state opened is ${micro.stateLength} bytes.
