@@ -3,7 +3,8 @@
  * build serves the bench tools from its own process (its own `bench/targets/target-process.js`),
  * both pinned to the server core, and the load generator alternates between them in short
  * windows, so slow drifts of the machine's load fall on both alike. The answer is the median of
- * the paired ratios (this build's CPU per request over the baseline's, window by window).
+ * the paired ratios (this build's CPU per request, flows per second and p99 over the baseline's,
+ * window by window).
  *
  * Measuring two builds in one process misleads: one build's garbage is collected on the other's
  * time. A baseline is a built tree of another commit, e.g.
@@ -66,14 +67,49 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-async function cpuPerRequest(target: TargetHandle, flow: BenchFlow, concurrency: number, windowMs: number) {
+/** What one window measured on one build. */
+export interface WindowResult {
+  cpuMicrosPerRequest: number;
+  flowsPerSecond: number;
+  p99Ms: number;
+}
+
+async function measureWindow(
+  target: TargetHandle,
+  flow: BenchFlow,
+  concurrency: number,
+  windowMs: number,
+): Promise<WindowResult> {
   const record = await measureRun(target, flow, concurrency, 0, { warmupMs: 200, durationMs: windowMs });
-  if (record.serverCpuMicrosPerRequest === undefined || record.result?.errors) {
+  if (record.serverCpuMicrosPerRequest === undefined || !record.result || record.result.errors) {
     throw new Error(
       `${target.kind} failed on ${flow.label}: ${record.failure ?? record.result?.errorSamples.join('; ')}`,
     );
   }
-  return record.serverCpuMicrosPerRequest;
+  return {
+    cpuMicrosPerRequest: record.serverCpuMicrosPerRequest,
+    flowsPerSecond: record.result.flowsPerSecond,
+    p99Ms: record.result.requestLatencyMs.p99,
+  };
+}
+
+/**
+ * One flow's line: for the CPU per request, flows per second and p99, the baseline's and this
+ * build's medians and the median of the paired ratios (this build ÷ the baseline, window by window).
+ */
+export function comparisonLine(label: string, before: WindowResult[], after: WindowResult[]): string {
+  const measure = (name: string, pick: (w: WindowResult) => number, unit: string, digits: number) => {
+    const ratios = after.map((w, i) => pick(w) / pick(before[i]!));
+    const spread = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
+    const value = (windows: WindowResult[]) => median(windows.map(pick)).toFixed(digits);
+    return `${name} ${value(before)} → ${value(after)}${unit} ${median(ratios).toFixed(3)}x (${spread})`;
+  };
+  return [
+    label.padEnd(15),
+    measure('CPU', (w) => w.cpuMicrosPerRequest, ' µs/req', 1),
+    measure('flows/s', (w) => w.flowsPerSecond, '', 0),
+    measure('p99', (w) => w.p99Ms, ' ms', 2),
+  ].join('  ');
 }
 
 async function main(): Promise<void> {
@@ -87,24 +123,17 @@ async function main(): Promise<void> {
   const baseline = await baselineHandle.spawnTarget('baton', spawnOptions);
   const current = await spawnTarget('baton', spawnOptions);
   try {
+    process.stdout.write('each: baseline median → this build median, this ÷ baseline (min–max over windows)\n');
     for (const flow of options.flows) {
       // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.
-      for (const target of [baseline, current]) await cpuPerRequest(target, flow, options.concurrency, 2000);
-      const ratios: number[] = [];
-      const before: number[] = [];
-      const after: number[] = [];
+      for (const target of [baseline, current]) await measureWindow(target, flow, options.concurrency, 2000);
+      const before: WindowResult[] = [];
+      const after: WindowResult[] = [];
       for (let window = 0; window < options.windows; window++) {
-        const old = await cpuPerRequest(baseline, flow, options.concurrency, options.windowMs);
-        const now = await cpuPerRequest(current, flow, options.concurrency, options.windowMs);
-        before.push(old);
-        after.push(now);
-        ratios.push(now / old);
+        before.push(await measureWindow(baseline, flow, options.concurrency, options.windowMs));
+        after.push(await measureWindow(current, flow, options.concurrency, options.windowMs));
       }
-      const spread = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
-      process.stdout.write(
-        `${flow.label.padEnd(15)} baseline ${median(before).toFixed(1)} µs/req  this build ${median(after).toFixed(1)} µs/req  ` +
-          `this ÷ baseline ${median(ratios).toFixed(3)} (windows ${spread})\n`,
-      );
+      process.stdout.write(`${comparisonLine(flow.label, before, after)}\n`);
     }
   } finally {
     await Promise.all([baseline.stop(), current.stop()]);
