@@ -7,8 +7,9 @@
  * also wakes the peer if it sleeps, and a server slower than its peer finds it asleep at nearly
  * every response. Written in a row, the first write of a batch wakes it and the rest find it
  * awake; the peer then sends its next requests together, so the next batch is larger too.
- * Measured in bench/ on the parallel flow at c=16 (`npm run bench:compare`, docs/benchmarks.md):
- * 21-22% less server CPU per request, and lower p50 and p99, since the server keeps up better.
+ * Measured with `npm run bench:compare` (docs/benchmarks.md): 0.74-0.78x the server CPU per
+ * request for every bench flow at c=16 and c=64, 1.27-1.35x the flows/s and a lower p99, since the
+ * server keeps up better; with one client, no change beyond the noise.
  * A response waits at most for the rest of its turn's requests, each of which runs synchronously
  * to its end; with one request in flight it waits for nothing but the hop to the check phase.
  */
