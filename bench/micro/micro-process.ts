@@ -9,10 +9,10 @@
  * stdout and exits.
  */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { PACKAGE_ROOT } from '../../server/package-root.js';
 import { V8_SETTINGS } from '../../server/v8-settings.js';
 import { flowByLabel } from '../flows/bench-flows.js';
+import { nodeCommand, scriptArgs } from '../node-command.js';
 import { runEngineSteps, type MicroResult } from './engine-steps.js';
 import { measureAllFlowSteps } from './flow-round-steps.js';
 import type { MeasureOptions } from './measure.js';
@@ -24,21 +24,16 @@ export interface MicroProcessOptions extends MeasureOptions {
   flows: string[];
 }
 
-/** Like the targets: compiled under dist/, or from the sources under tsx (the tests). */
-const SCRIPT = import.meta.url.endsWith('.ts')
-  ? ['--import', 'tsx', fileURLToPath(import.meta.url)]
-  : [fileURLToPath(import.meta.url)];
+const SCRIPT = scriptArgs(new URL('./micro-process', import.meta.url));
 
 /** Runs the micro-benchmarks in a child process (pinned to `cpus` with taskset when given). */
 export function runMicroProcess(options: MicroProcessOptions, cpus?: string): Promise<MicroResult> {
   const nodeArgs = [...V8_SETTINGS, ...SCRIPT, JSON.stringify(options)];
-  const [command, args] = cpus
-    ? ['taskset', ['-c', cpus, process.execPath, ...nodeArgs]]
-    : [process.execPath, nodeArgs];
+  const [command, args] = nodeCommand(nodeArgs, cpus);
   return new Promise((resolve, reject) => {
     execFile(
       command,
-      args as string[],
+      args,
       { cwd: PACKAGE_ROOT, env: { ...process.env, NODE_ENV: 'production' }, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`the micro-benchmark process failed: ${stderr.trim() || error.message}`));

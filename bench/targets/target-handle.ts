@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PACKAGE_ROOT } from '../../server/package-root.js';
-import { fileURLToPath } from 'node:url';
+import { nodeCommand, scriptArgs } from '../node-command.js';
 import type { TargetKind, TargetMessage, Usage, UsageRequest } from './target-protocol.js';
 
 const REPO_ROOT = PACKAGE_ROOT;
@@ -13,9 +13,7 @@ const REPO_ROOT = PACKAGE_ROOT;
  * The target process runs as the runner does: compiled (`npm run bench` builds dist/ first, as a
  * deployment would run Baton) or from the sources under tsx (the tests).
  */
-const TARGET_SCRIPT = import.meta.url.endsWith('.ts')
-  ? ['--import', 'tsx', fileURLToPath(new URL('./target-process.ts', import.meta.url))]
-  : [fileURLToPath(new URL('./target-process.js', import.meta.url))];
+const TARGET_SCRIPT = scriptArgs(new URL('./target-process', import.meta.url));
 const STDERR_LIMIT = 16 * 1024;
 
 export interface TargetHandle {
@@ -66,10 +64,8 @@ export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}):
   // to profile them under the bench's own load (NODE_OPTIONS refuses --cpu-prof).
   const extra = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
   const nodeArgs = ['--expose-gc', ...extra, ...TARGET_SCRIPT, kind];
-  const [command, args] = options.cpus
-    ? ['taskset', ['-c', options.cpus, process.execPath, ...nodeArgs]]
-    : [process.execPath, nodeArgs];
-  const child = spawn(command, args as string[], {
+  const [command, args] = nodeCommand(nodeArgs, options.cpus);
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
