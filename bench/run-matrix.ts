@@ -21,6 +21,11 @@ export interface RunRecord {
   serverCpuShare?: number;
   /** Server time inside socket writes over the window, per request (bench/targets/write-timer.ts). */
   serverWriteMicrosPerRequest?: number;
+  /**
+   * The target's own request work over the window, per request (bench/targets/request-work.ts):
+   * Baton's engine rounds, the floor's JSON work; absent for the SDK.
+   */
+  serverWorkMicrosPerRequest?: number;
   serverRss?: number;
   /** Set when the run could not complete (the target died, a hook failed). */
   failure?: string;
@@ -58,6 +63,9 @@ export async function measureRun(
       record.serverRss = after.rss;
       if (before.writes && after.writes && result.requests) {
         record.serverWriteMicrosPerRequest = (after.writes.micros - before.writes.micros) / result.requests;
+      }
+      if (before.work && after.work && after.work.count > before.work.count && result.requests) {
+        record.serverWorkMicrosPerRequest = (after.work.micros - before.work.micros) / result.requests;
       }
     }
   } catch (error) {

@@ -4,7 +4,13 @@
  * state it opened, the answers it took and the state it sealed. The micro-benchmarks time the
  * steps of these real rounds (round-steps.ts).
  */
-import { FlowEngine, type FlowOutcome, type KeyRing, type ToolDefinition } from '../../server/engine/index.js';
+import {
+  FlowEngine,
+  type FlowCall,
+  type FlowOutcome,
+  type KeyRing,
+  type ToolDefinition,
+} from '../../server/engine/index.js';
 import type { BenchFlow } from '../flows/bench-flows.js';
 import { contentForSchema } from '../load/answer-from-schema.js';
 import { benchTools } from '../tools/index.js';
@@ -15,6 +21,10 @@ export interface WalkedRound extends PlayedRound {
   number: number;
   /** The keys the round asked (none on the last round). */
   asked: string[];
+  /** The call the engine ran for this round, to run again. */
+  call: FlowCall;
+  /** The round's `inputResponses`, as the client sent them (none on the first round). */
+  inputResponses?: Record<string, unknown>;
 }
 
 export function benchToolOf(flow: BenchFlow): ToolDefinition {
@@ -29,7 +39,7 @@ function askedKeys(outcome: FlowOutcome): string[] {
 
 export async function walkFlow(flow: BenchFlow, engine: FlowEngine, keyRing: KeyRing): Promise<WalkedRound[]> {
   const tool = benchToolOf(flow);
-  const call = {
+  const call: FlowCall = {
     flow: tool,
     arguments: flow.arguments,
     principal: 'anonymous',
@@ -44,7 +54,8 @@ export async function walkFlow(flow: BenchFlow, engine: FlowEngine, keyRing: Key
       response: { action: 'accept', content: contentForSchema(q.schema) },
     }));
     const inputResponses = Object.fromEntries(answers.map((a) => [a.key, a.response]));
-    const outcome = await engine.run(token === undefined ? call : { ...call, requestState: token, inputResponses });
+    const roundCall = token === undefined ? call : { ...call, requestState: token, inputResponses };
+    const outcome = await engine.run(roundCall);
     const expected = (flow.rounds[i] ?? []).map((q) => q.key);
     const asked = askedKeys(outcome);
     const ends = i === flow.rounds.length;
@@ -62,6 +73,8 @@ export async function walkFlow(flow: BenchFlow, engine: FlowEngine, keyRing: Key
       ...(sealed === undefined ? {} : { sealed }),
       number: i + 1,
       asked,
+      call: roundCall,
+      ...(token === undefined ? {} : { inputResponses }),
     });
     token = sealed;
   }

@@ -15,6 +15,7 @@ import type { RunRecord } from '../run-matrix.js';
 import type { TargetKind } from '../targets/target-protocol.js';
 import { BAR, barLines, limitCells } from './bar.js';
 import { flowStepsSection } from './flow-steps-section.js';
+import { loadFactorCells } from './load-factor.js';
 import type { MachineInfo } from './machine-info.js';
 import { n, table } from './markdown-table.js';
 import { medianOf, metrics, ratio, select, spread, type Combination, type Metric, type Spread } from './summary.js';
@@ -143,7 +144,36 @@ kernel), timed in each target process by the bench (\`bench/targets/write-timer.
 the micro-benchmarks' medians for each round of the cell's flow, summed over its rounds and divided
 by its requests (the next table): a request of the bench is an average request of its flow.
 
-${table(['flow', 'c', 'floor CPU', 'floor write', 'Baton write', 'steps per request', 'L', 'Baton CPU', 'Baton ÷ L'], rows)}`;
+${table(['flow', 'c', 'floor CPU', 'floor write', 'Baton write', 'steps per request', 'L', 'Baton CPU', 'Baton ÷ L'], rows)}
+
+${loadFactorSection(report)}`.trimEnd();
+}
+
+/** The same code hot and under load (load-factor.ts): what L's hot-loop steps leave out. */
+function loadFactorSection(report: BenchReport): string {
+  const cells = loadFactorCells(report.records, report.micro);
+  if (cells.length === 0) return '';
+  const factor = (loaded: number, hot: number) => `${n(hot, 1)} → ${n(loaded, 1)} (${times(loaded / hot)})`;
+  const rows = cells.map((c) => [
+    c.flow,
+    String(c.concurrency),
+    factor(c.floorWorkLoaded, c.floorWorkHot),
+    factor(c.engineRunLoaded, c.engineRunHot),
+    n(c.limitStepsLoaded),
+    times(c.batonCpu / c.limitStepsLoaded),
+  ]);
+  return `### The same code, hot and under load
+
+L counts the steps at their cost in a hot loop, where their code and data stay in the CPU's
+caches, and every other term at its cost under this load, where each request's code runs between
+the HTTP parser, the socket and the other requests. Each target's own request work is timed both
+ways, in µs per request: where it runs under load (\`bench/targets/request-work.ts\`), and by the
+micro-benchmarks on the same requests (\`bench/micro/request-work-specs.ts\`). For the floor, its
+JSON work (parse the request, look the reply up, write its text); for Baton, the engine round
+(\`FlowEngine#run\`), which holds every step L counts. The last two columns scale the steps by the
+engine round's own factor: information, not the bar.
+
+${table(['flow', 'c', 'floor JSON work, hot → loaded', 'Baton engine round, hot → loaded', 'L, steps at the loaded cost', 'Baton ÷ that'], rows)}`;
 }
 
 /**

@@ -65,6 +65,7 @@ export const metrics = {
   flowP99: (r) => r.result?.flowLatencyMs.p99 ?? NaN,
   serverCpu: (r) => r.serverCpuMicrosPerRequest ?? NaN,
   serverWrite: (r) => r.serverWriteMicrosPerRequest ?? NaN,
+  serverWork: (r) => r.serverWorkMicrosPerRequest ?? NaN,
   serverShare: (r) => r.serverCpuShare ?? NaN,
   clientCpu: (r) => r.result?.clientCpuMicrosPerRequest ?? NaN,
   clientShare: (r) => (r.result ? (r.result.clientCpuMicrosPerRequest * r.result.requestsPerSecond) / 1e6 : NaN),

@@ -11,6 +11,7 @@ import { startFloor } from './floor-target.js';
 import { startSdk } from './sdk-target.js';
 import type { TargetKind, TargetMessage, UsageRequest } from './target-protocol.js';
 import { socketWriteTotals, timeSocketWrites } from './write-timer.js';
+import { requestWorkTotals } from './request-work.js';
 import { applyV8Settings } from '../../server/v8-settings.js';
 
 const starters: Record<TargetKind, () => Promise<StartedTarget>> = {
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
       rss: memory.rss,
       heapUsed: memory.heapUsed,
       writes: socketWriteTotals(),
+      work: requestWorkTotals(),
     });
   });
   process.on('disconnect', () => {

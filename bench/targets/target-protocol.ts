@@ -18,6 +18,8 @@ export interface Usage {
   heapUsed: number;
   /** Time spent in socket writes (bench/targets/write-timer.ts), in µs, and their number, since start. */
   writes?: { micros: number; count: number };
+  /** Time spent in the target's own request work (bench/targets/request-work.ts), likewise. */
+  work?: { micros: number; count: number };
 }
 
 export type TargetMessage = { type: 'ready'; url: string; pid: number } | ({ type: 'usage'; id: number } & Usage);

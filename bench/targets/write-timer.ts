@@ -6,30 +6,16 @@
  * so the limit counts each target's write at its own measured cost.
  */
 import net from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { SpanTimer, type SpanTotals } from './span-timer.js';
 
-let spentMicros = 0;
-let writes = 0;
+const writes = new SpanTimer();
 
 /** Starts timing socket writes in this process (once). */
 export function timeSocketWrites(): void {
-  const proto = net.Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
-  const original = proto._writeGeneric;
-  if ((original as { timed?: boolean }).timed) return;
-  const timed = function (this: unknown, ...args: unknown[]) {
-    const start = performance.now();
-    try {
-      return original.apply(this, args);
-    } finally {
-      spentMicros += (performance.now() - start) * 1000;
-      writes++;
-    }
-  };
-  (timed as { timed?: boolean }).timed = true;
-  proto._writeGeneric = timed;
+  writes.timeMethod(net.Socket.prototype, '_writeGeneric');
 }
 
 /** µs spent in socket writes, and how many, since timing started. */
-export function socketWriteTotals(): { micros: number; count: number } {
-  return { micros: spentMicros, count: writes };
+export function socketWriteTotals(): SpanTotals {
+  return writes.totals();
 }

@@ -67,6 +67,17 @@ describe('bench flow round steps', () => {
         expect(actors[0]!.getSnapshot().status).to.equal(steps.kind === 'last' ? 'done' : 'active');
       }
     });
+
+    it(`times the targets' own work on each request of ${flow.label}: the engine's round and the floor's reply`, async () => {
+      const rounds = await flowRounds(flow);
+      for (const { round, requestWork } of rounds) {
+        const outcome = (await requestWork.engineRun.run(undefined, 0)) as { kind: string };
+        expect(outcome.kind).to.equal(round.number === rounds.length ? 'complete' : 'input_required');
+        const reply = JSON.parse(requestWork.floorAnswer.run(undefined, 0) as string) as Record<string, any>;
+        expect(reply.id).to.equal(round.number);
+        expect(reply.result.resultType).to.equal(round.number === rounds.length ? 'complete' : 'input_required');
+      }
+    });
   }
 
   it('refuses a round whose replay does not reach the state the engine sealed', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { LoadResult } from '../../bench/load/load-generator.js';
 import { barLines, limitCells, UNAVOIDABLE_STEPS } from '../../bench/report/bar.js';
+import { loadFactorCells } from '../../bench/report/load-factor.js';
 import { combinations, metrics, ratio, spread } from '../../bench/report/summary.js';
 import type { RunRecord } from '../../bench/run-matrix.js';
 
@@ -124,5 +125,17 @@ describe('bench summary', () => {
     expect(limitCells([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], { ...micro, flows: [] })).to.deep.equal(
       [],
     );
+
+    // The same code hot and under load: the engine round 50 µs hot, 100 under load (2x), so the
+    // steps at their loaded cost add 40 × (2 - 1): L 145, Baton 150 / 145.
+    const working = (record: RunRecord, work: number): RunRecord => ({ ...record, serverWorkMicrosPerRequest: work });
+    const hot = { ...micro, flows: [{ ...micro.flows[0]!, engineRunPerRequest: 50, floorAnswerPerRequest: 3 }] };
+    const loaded = [working(timed(records[0]!, 150, 20), 100), working(timed(records[2]!, 50, 5), 6)];
+    const [cell] = loadFactorCells(loaded, hot);
+    expect(cell).to.include({ floorWorkHot: 3, floorWorkLoaded: 6, engineRunHot: 50, engineRunLoaded: 100 });
+    expect(cell!.limitStepsLoaded).to.be.closeTo(145, 1e-9);
+    // Not measured both ways (a run saved before, or no timing under load): no cell.
+    expect(loadFactorCells(loaded, micro)).to.deep.equal([]);
+    expect(loadFactorCells([timed(records[0]!, 150, 20), timed(records[2]!, 50, 5)], hot)).to.deep.equal([]);
   });
 });

@@ -5,6 +5,7 @@ import { runLoad } from '../../bench/load/load-generator.js';
 import { startBaton } from '../../bench/targets/baton-target.js';
 import { startFloor } from '../../bench/targets/floor-target.js';
 import { startSdk } from '../../bench/targets/sdk-target.js';
+import { requestWorkTotals } from '../../bench/targets/request-work.js';
 import { ToolRegistry } from '../../server/engine/index.js';
 import { benchTools } from '../../bench/tools/index.js';
 
@@ -20,15 +21,17 @@ describe('bench targets driven by the load generator', () => {
     expect(() => new ToolRegistry(benchTools)).not.to.throw();
   });
 
-  for (const [name, start] of [
-    ['Baton', startBaton],
-    ['the SDK v2 comparison server', startSdk],
-    ['the floor', startFloor],
+  // Baton times each engine round and the floor its JSON work (request-work.ts): one per request.
+  for (const [name, start, timesItsWork] of [
+    ['Baton', startBaton, true],
+    ['the SDK v2 comparison server', startSdk, false],
+    ['the floor', startFloor, true],
   ] as const) {
     it(`completes every flow on ${name} without errors`, async () => {
       const target = await start();
       try {
         for (const flow of BENCH_FLOWS) {
+          const before = requestWorkTotals();
           const result = await runLoad({
             url: target.url,
             flow,
@@ -41,6 +44,9 @@ describe('bench targets driven by the load generator', () => {
           expect(result.flows).to.equal(20);
           expect(result.requests).to.be.at.least(20 * requestsPerFlow(flow));
           expect(result.stateSizes.maxByRound).to.have.length(flow.rounds.length);
+          const timed = requestWorkTotals().count - before.count;
+          if (timesItsWork) expect(timed).to.be.at.least(result.requests);
+          else expect(timed).to.equal(0);
         }
       } finally {
         await close(target.server);
