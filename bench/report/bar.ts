@@ -87,7 +87,11 @@ export interface LimitCell {
   steps: number;
   limit: number;
   batonCpu: number;
-  /** Baton CPU per request ÷ the limit, median over repetitions. */
+  /**
+   * Baton's median CPU per request ÷ the limit built from the other terms' medians. Not a median of
+   * ratios taken within each repetition: on a VM with slow spells those scatter as much
+   * (bench/report/profile.md, the fourth round).
+   */
   ratio: number;
 }
 
