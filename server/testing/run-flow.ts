@@ -2,7 +2,7 @@
  * `runFlow`: a tool run in process through real rounds, as a client would drive it: the same
  * dispatcher and flow engine the server uses, every `requestState` sealed and opened again, and a
  * tool with `task` run as a task to its end (questions inside it answered with `tasks/update`).
- * It is the docs' example runner (diagrams/conversation.ts) with the test's answers.
+ * It is the docs' example runner (docs-site/conversation.ts) with the test's answers.
  */
 import type { AnyActorLogic } from 'xstate';
 import type { InputRequest, ToolDefinition } from '../engine/index.js';
@@ -11,7 +11,7 @@ import {
   runConversation,
   type AnswerPolicy,
   type ConversationRound,
-} from '../diagrams/conversation.js';
+} from '../docs-site/conversation.js';
 
 /**
  * An answer as the client sends it in `inputResponses` (`{ action: 'accept', content }`,
