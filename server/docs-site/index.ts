@@ -16,14 +16,12 @@ export {
 export { toSequenceDiagram } from './sequence-diagram.js';
 export {
   runConversation,
-  defaultAnswers,
   scrubRandomIds,
   shortenState,
   type Conversation,
+  type ConversationOptions,
   type ConversationRound,
-  type AnswerPolicy,
 } from './conversation.js';
-export { exampleAnswer, exampleValue, exampleObject } from './example-answers.js';
 export { summarizeQuestion, describeSchemaType, type QuestionSummary } from './question-summary.js';
 export { mermaidLabel, MermaidIds } from './mermaid-text.js';
 export {

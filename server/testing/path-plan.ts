@@ -10,7 +10,7 @@
 import type { AnyEventObject, AnyStateMachine, AnyStateNode } from 'xstate';
 import { getSimplePaths } from 'xstate/graph';
 import { INPUT_META, type Question, type ToolDefinition } from '../engine/index.js';
-import { EXAMPLE_ROOTS_RESULT, EXAMPLE_SAMPLING_RESULT, exampleObject } from '../docs-site/example-answers.js';
+import { EXAMPLE_ROOTS_RESULT, EXAMPLE_SAMPLING_RESULT, exampleObject } from '../simulation/index.js';
 
 /** One path: the answers given, in order, and where the graph says it ends. */
 export interface AnswerPath {
