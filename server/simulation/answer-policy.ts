@@ -15,8 +15,11 @@ export interface AskedQuestion {
    * are unique over the task's life, so a question asked again comes as `approve.2`, `approve.3`, …
    */
   inputKey: string;
-  /** A round of the synchronous flow (1-based), or the task the flow became. */
-  in: { round: number } | { taskId: string };
+  /**
+   * A round of the synchronous flow, or the task the flow became and the `tasks/update` the answer
+   * goes with (both 1-based): answers with the same `in` are sent together.
+   */
+  in: { round: number } | { taskId: string; update: number };
   /** Aborted when the run is interrupted: a prompt should stop. */
   signal?: AbortSignal;
 }

@@ -73,6 +73,7 @@ export async function followTask(following: Following): Promise<Pick<RoundsRun, 
   let task = created;
   // After a request that changed the task (creating it, answering it) the next poll goes at once.
   let pollAtOnce = true;
+  let updates = 0;
   try {
     for (;;) {
       if (TERMINAL.has(String(task.status))) return { outcome: 'complete', ending: endingOf(task) };
@@ -84,13 +85,14 @@ export async function followTask(following: Following): Promise<Pick<RoundsRun, 
       const fresh = Object.entries(open as Record<string, InputRequest>).filter(([key]) => !answered.has(key));
       if (fresh.length > 0) {
         const answers: Record<string, unknown> = {};
+        const where = { taskId, update: ++updates };
         for (const [key, request] of fresh) {
           // Keys are unique over a task's life (`approve`, `approve.2`, …); the policy knows the question.
           const question = key.replace(/\.\d+$/, '');
           const occurrence = asked.get(question) ?? 0;
           asked.set(question, occurrence + 1);
           answers[key] = await race(
-            policy(question, request, occurrence, { inputKey: key, in: { taskId }, ...(signal ? { signal } : {}) }),
+            policy(question, request, occurrence, { inputKey: key, in: where, ...(signal ? { signal } : {}) }),
           );
         }
         for (const [key] of fresh) answered.add(key);
