@@ -4,14 +4,7 @@
  * the test kit run flows on (`simulate`). The docs pages, `baton/testing` and `baton call` all
  * stand on it, and on nothing of each other.
  */
-export {
-  runRounds,
-  taskPollMs,
-  MIN_POLL_MS,
-  type RoundsObserver,
-  type RunRoundsOptions,
-  type WaitingIn,
-} from './run-rounds.js';
+export { runRounds, taskPollMs, type RoundsObserver, type RunRoundsOptions, type WaitingIn } from './run-rounds.js';
 export type { Exchange, Round, RoundsRun, RpcError, RpcRequest, RunEnding, Send } from './round-exchange.js';
 export { answersFirst, defaultAnswers, type AnswerPolicy, type Answers, type AskedQuestion } from './answer-policy.js';
 export {
@@ -29,11 +22,5 @@ export {
   type FlowKind,
   type SimulatedFlow,
 } from './simulated-flow.js';
-export {
-  startSimulatedServer,
-  EXAMPLE_CAPABILITIES,
-  EXAMPLE_PROTOCOL_VERSION,
-  type SimulatedServer,
-  type SimulatedServerOptions,
-} from './simulated-server.js';
+export type { SimulatedServerOptions } from './simulated-server.js';
 export { simulate, type SimulateOptions } from './simulate.js';

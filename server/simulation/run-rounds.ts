@@ -46,7 +46,7 @@ export interface RunRoundsOptions {
 }
 
 /** A server may suggest any interval (`pollIntervalMs`); the runner never polls faster than this by default. */
-export const MIN_POLL_MS = 100;
+const MIN_POLL_MS = 100;
 
 /** The task's suggested poll interval (1 s when it suggests none), at least `MIN_POLL_MS`. */
 export function taskPollMs(task: Record<string, unknown>): number {

@@ -29,8 +29,8 @@ import type { Send } from './round-exchange.js';
 import type { WaitingIn } from './run-rounds.js';
 import type { SimulatedFlow } from './simulated-flow.js';
 
-export const EXAMPLE_PROTOCOL_VERSION = '2026-07-28';
-export const EXAMPLE_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
+const EXAMPLE_PROTOCOL_VERSION = '2026-07-28';
+const EXAMPLE_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 const EXAMPLE_CLOCK = Date.UTC(2026, 6, 28, 12, 0, 0);
 const SIMULATION_KEY_ID = 'docs';
 const STATE_LENGTH_LIMIT = 1 << 20;
