@@ -6,9 +6,10 @@
  * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI. The rounds and a
  * task are walked by the conversation runner the docs and the test kit use (server/simulation),
  * over HTTP (call-client.ts); what it says about a task is call-task.ts. The result goes to
- * stdout; prompts, links, progress and a task's status to stderr. Exit status: 0 for a result, 1 for an error result (`isError`), a
- * protocol error or a failed or cancelled task, 2 for a usage error or a question `--answers`
- * lacks, 130 when the user interrupts a prompt or a task (which is cancelled first).
+ * stdout; prompts, links, progress and a task's status to stderr. Exit status: 0 for a result,
+ * 1 for an error result (`isError`), a protocol error or a failed or cancelled task, 2 for a
+ * usage error or a question `--answers` lacks, 130 when the user interrupts a prompt or a task
+ * (which is cancelled first).
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
