@@ -49,7 +49,7 @@ export interface BatonOptions extends Omit<McpServiceOptions, 'docs'> {
   protectedResource?: ProtectedResourceOptions;
   /**
    * Serve the generated docs at GET /docs (not behind `authenticate`). Default: on, unless
-   * `authenticate` is set; a page runs its tool's example once, in-process (server/diagrams).
+   * `authenticate` is set; a page runs its tool's example once, in-process (server/docs-site).
    */
   docs?: boolean;
   /**

@@ -1,12 +1,14 @@
 /**
- * The HTTP client behind `baton call`: one `tools/call` round as a conformant 2026-07-28 client
- * sends it (spec, transports/streamable-http: MCP-Protocol-Version, Mcp-Method, Mcp-Name and the
- * `Mcp-Param-*` headers of the tool's `x-mcp-header` parameters; `_meta` with the protocol
- * version and client capabilities on every request), and the `tasks/*` requests of the tasks
- * extension, reading a JSON or an SSE response and handing each notification on as it arrives.
+ * The HTTP client behind `baton call`, as one more `send` of the conversation runner
+ * (server/simulation): each request as a conformant 2026-07-28 client sends it (spec,
+ * transports/streamable-http: MCP-Protocol-Version and Mcp-Method on every request; Mcp-Name with
+ * the tool's name and the `Mcp-Param-*` headers of its `x-mcp-header` parameters on `tools/call`,
+ * with the task id on `tasks/*`; `_meta` with the protocol version and client capabilities in
+ * every request), reading a JSON or an SSE response and handing each notification on as it arrives.
  */
 import type { HeaderParam } from '../engine/index.js';
 import { headerParamValue } from '../http/header-params.js';
+import type { Exchange, RpcRequest } from '../simulation/index.js';
 
 export const CALL_PROTOCOL_VERSION = '2026-07-28';
 
@@ -28,13 +30,6 @@ export interface JsonRpcAnswer {
   id?: string | number | null;
   result?: Record<string, any>;
   error?: { code: number; message: string; data?: unknown };
-}
-
-export interface CallRound {
-  name: string;
-  arguments: Record<string, unknown>;
-  inputResponses?: Record<string, unknown>;
-  requestState?: string;
 }
 
 export interface CallClientOptions {
@@ -72,26 +67,31 @@ export class CallClient {
     this.#options = options;
   }
 
+  /** One request and the response it got (the runner's `send`); `tools/call` streams progress. */
+  readonly send = async (method: string, params: Record<string, unknown>): Promise<Exchange> => {
+    if (method === 'tools/call') return this.#send(method, params, this.#toolHeaders(params), true);
+    // tasks/get, tasks/update, tasks/cancel: Mcp-Name is the task id (tasks.md, "HTTP Headers").
+    if (method.startsWith('tasks/') && typeof params.taskId === 'string') {
+      return this.#send(method, params, { 'mcp-name': params.taskId });
+    }
+    return this.#send(method, params, {});
+  };
+
   /** Any request but tools/call (tools/list): no name header, no notifications expected. */
   async request(method: string, params: Record<string, unknown> = {}): Promise<JsonRpcAnswer> {
-    return this.#send(method, params, {});
+    return (await this.#send(method, params, {})).response as JsonRpcAnswer;
   }
 
-  /** `tasks/get`, `tasks/update` or `tasks/cancel`: `Mcp-Name` is the task id (tasks.md, "HTTP Headers"). */
-  async task(method: string, params: { taskId: string } & Record<string, unknown>): Promise<JsonRpcAnswer> {
-    return this.#send(method, params, { 'mcp-name': params.taskId });
-  }
-
-  /** One round of a tool call; a new id each time, a progress token so progress can stream. */
-  async callTool(round: CallRound): Promise<JsonRpcAnswer> {
-    const headers: Record<string, string> = { 'mcp-name': round.name };
+  #toolHeaders(params: Record<string, unknown>): Record<string, string> {
+    const headers: Record<string, string> = { 'mcp-name': String(params.name) };
+    const args = (params.arguments ?? {}) as Record<string, unknown>;
     for (const param of this.#options.headerParams ?? []) {
-      const value = headerParamValue(round.arguments, param);
+      const value = headerParamValue(args, param);
       if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
         headers[`mcp-param-${param.name.toLowerCase()}`] = mcpHeaderValue(value);
       }
     }
-    return this.#send('tools/call', { ...round }, headers, true);
+    return headers;
   }
 
   async #send(
@@ -99,9 +99,9 @@ export class CallClient {
     params: Record<string, unknown>,
     extraHeaders: Record<string, string>,
     progress = false,
-  ): Promise<JsonRpcAnswer> {
+  ): Promise<Exchange> {
     const id = this.#nextId++;
-    const message = {
+    const request: RpcRequest = {
       jsonrpc: '2.0',
       id,
       method,
@@ -125,8 +125,12 @@ export class CallClient {
         ...extraHeaders,
         ...(this.#options.token ? { authorization: `Bearer ${this.#options.token}` } : {}),
       },
-      body: JSON.stringify(message),
+      body: JSON.stringify(request),
     });
+    return { request, response: (await this.#read(response, id)) as Exchange['response'] };
+  }
+
+  async #read(response: Response, id: number): Promise<JsonRpcAnswer> {
     if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream') && response.body) {
       return this.#readEvents(response.body, id, response.status);
     }

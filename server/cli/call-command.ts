@@ -3,22 +3,26 @@
  * one tool's flow from a terminal. Without `--url` it starts the example tools in this process
  * (on a loopback port, with a throwaway key, exactly as `serve` builds them) so nothing needs to
  * be running; with `--url` it calls a running server. Each round's questions are prompted from
- * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI; a task is
- * followed to its end (call-task.ts). The result goes to stdout; prompts, links, progress and a
- * task's status to stderr. Exit status: 0 for a result, 1 for an error result (`isError`), a
- * protocol error or a failed or cancelled task, 2 for a usage error or a question `--answers`
- * lacks, 130 when the user interrupts a prompt or a task (which is cancelled first).
+ * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI. The rounds and a
+ * task are walked by the conversation runner the docs and the test kit use (server/simulation),
+ * over HTTP (call-client.ts); what it says about a task is call-task.ts. The result goes to
+ * stdout; prompts, links, progress and a task's status to stderr. Exit status: 0 for a result,
+ * 1 for an error result (`isError`), a protocol error or a failed or cancelled task, 2 for a
+ * usage error or a question `--answers` lacks, 130 when the user interrupts a prompt or a task
+ * (which is cancelled first).
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { CallClient, type JsonRpcAnswer } from './call-client.js';
+import { CallClient } from './call-client.js';
 import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
-import { followTask, type TaskOutcome } from './call-task.js';
+import { taskReporter } from './call-task.js';
 import { createServer } from '../create-server.js';
 import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
 import { pageVisitor } from '../http/index.js';
+import { runRounds, type RoundsRun, type RunEnding } from '../simulation/index.js';
 import { servedCatalogue } from './served-catalogue.js';
-import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
+import type { Fixtures } from '../../machines/conformance/index.js';
+import { createMemoryVault, vaultPageRouter, type ExampleToolOptions } from '../../machines/index.js';
 
 export const CALL_USAGE = `Usage: baton call <tool> [options]
 
@@ -79,12 +83,12 @@ async function findTool(client: CallClient, name: string): Promise<Record<string
   return undefined;
 }
 
-function printResult(answer: JsonRpcAnswer, json: boolean, io: CallIo): number {
-  if (answer.error) {
-    io.stderr.write(`baton call: error ${answer.error.code}: ${answer.error.message}\n`);
+function printResult(ending: RunEnding | undefined, json: boolean, io: CallIo): number {
+  if (ending && 'error' in ending) {
+    io.stderr.write(`baton call: error ${ending.error.code}: ${ending.error.message}\n`);
     return 1;
   }
-  const result = answer.result ?? {};
+  const result: Record<string, any> = (ending && 'result' in ending ? ending.result : undefined) ?? {};
   if (json) {
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return result.isError ? 1 : 0;
@@ -128,43 +132,45 @@ function answerer(answers: Record<string, unknown> | undefined, io: CallIo) {
   };
 }
 
+/** Walks the flow with the conversation runner over HTTP: rounds, and a task to its end. */
 async function walk(
   client: CallClient,
   tool: string,
   args: Record<string, unknown>,
   answers: Record<string, unknown> | undefined,
   io: CallIo,
-): Promise<TaskOutcome> {
+): Promise<RoundsRun> {
   const answer = answerer(answers, io);
-  let round: Parameters<CallClient['callTool']>[0] = { name: tool, arguments: args };
-  for (let number = 1; ; number++) {
-    const reply = await client.callTool(round);
-    const result = reply.result;
-    if (result?.resultType === 'task' && typeof result.taskId === 'string') {
-      return followTask({
-        client,
-        created: result,
-        answer: (key, request, signal) => answer(key, request, 'the task', signal),
-        stderr: io.stderr,
-        ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}),
-      });
-    }
-    if (!result || !(result.resultType === 'input_required' || result.inputRequests)) return { answer: reply };
-    const inputResponses: Record<string, unknown> = {};
-    for (const [key, request] of Object.entries<InputRequest>(result.inputRequests ?? {})) {
-      inputResponses[key] = await answer(key, request, `round ${number}`);
-    }
-    // requestState goes back exactly as it came: it is sealed, and only the server reads it.
-    round = { name: tool, arguments: args, inputResponses, requestState: result.requestState };
+  const reporter = taskReporter({ stderr: io.stderr, ...(io.onInterrupt ? { onInterrupt: io.onInterrupt } : {}) });
+  try {
+    return await runRounds(
+      client.send,
+      (_question, request, _occurrence, asked) =>
+        'taskId' in asked.in
+          ? answer(asked.inputKey, request, 'the task', asked.signal)
+          : answer(asked.inputKey, request, `round ${asked.in.round}`),
+      {
+        method: 'tools/call',
+        params: { name: tool, arguments: args },
+        signal: reporter.signal,
+        observer: reporter.observer,
+      },
+    );
+  } finally {
+    reporter.close();
   }
 }
 
-async function inProcessServer(flags: string[]) {
+/** What `baton call` serves in process: by default the examples, with the conformance fixtures when asked. */
+export type CallCatalogue = (examples: ExampleToolOptions) => Fixtures | Promise<Fixtures>;
+
+async function inProcessServer(catalogue: CallCatalogue) {
   const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
   // The sealed states never leave this process: a throwaway key is the right one.
   const keyRing = new KeyRing([{ id: 'call', secret: new Uint8Array(randomBytes(32)) }]);
+  const served = await catalogue(examples);
   const baton = createServer({
-    ...servedCatalogue(flags, examples),
+    ...served,
     keyRing,
     logger: silentLogger,
     docs: false,
@@ -210,18 +216,55 @@ export async function callCommand(argv: string[], io: CallIo = processIo()): Pro
     (values.help ? io.stdout : io.stderr).write(CALL_USAGE);
     return values.help ? 0 : 2;
   }
-  const local = values.url ? undefined : await inProcessServer(values.conformance ? ['--conformance'] : []);
+  const conformance = values.conformance ? ['--conformance'] : [];
+  return runCall(
+    {
+      tool,
+      ...definedOptions(values),
+      catalogue: (examples) => servedCatalogue(conformance, examples),
+    },
+    io,
+  );
+}
+
+/** One call, as the options give it (`args` and `answers` as JSON text). */
+export interface CallRequest {
+  tool: string;
+  url?: string;
+  args?: string;
+  answers?: string;
+  token?: string;
+  json?: boolean;
+  /** What to serve in process when there is no `url`. */
+  catalogue: CallCatalogue;
+}
+
+function definedOptions(values: Record<string, string | boolean | undefined>) {
+  const { url, args, answers, token, json } = values as Record<string, string | undefined> & { json?: boolean };
+  return {
+    ...(url !== undefined ? { url } : {}),
+    ...(args !== undefined ? { args } : {}),
+    ...(answers !== undefined ? { answers } : {}),
+    ...(token !== undefined ? { token } : {}),
+    ...(json !== undefined ? { json } : {}),
+  };
+}
+
+/** Runs one call; the exit status as CALL_USAGE's header says. */
+export async function runCall(call: CallRequest, io: CallIo = processIo()): Promise<number> {
+  const { tool } = call;
+  const local = call.url ? undefined : await inProcessServer(call.catalogue);
   try {
-    const givenArgs = parseJsonOption('args', values.args);
-    const answers = parseJsonOption('answers', values.answers);
+    const givenArgs = parseJsonOption('args', call.args);
+    const answers = parseJsonOption('answers', call.answers);
     if (!io.interactive && answers === undefined) {
       throw new UsageError('no terminal to ask in: pass every answer with --answers (and the arguments with --args)');
     }
-    const url = values.url ?? local!.url;
-    const token = values.token ?? process.env.BATON_CALL_TOKEN;
+    const url = call.url ?? local!.url;
+    const token = call.token ?? process.env.BATON_CALL_TOKEN;
     const listing = new CallClient({ url, ...(token ? { token } : {}) });
     const listed = await findTool(listing, tool);
-    if (!listed) throw new UsageError(`${values.url ?? 'the example tools'} has no tool "${tool}"`);
+    if (!listed) throw new UsageError(`${call.url ?? 'the tools served in process'} has no tool "${tool}"`);
     const headerParams: HeaderParam[] = findHeaderParams(listed.inputSchema).params;
     const client = new CallClient({
       url,
@@ -241,13 +284,13 @@ export async function callCommand(argv: string[], io: CallIo = processIo()): Pro
       (io.interactive && answers === undefined
         ? await askObject(listed.inputSchema, example, { ...io, output: io.stderr })
         : example);
-    const outcome = await walk(client, tool, args, answers, io);
-    if ('interrupted' in outcome) return 130;
-    if ('cancelled' in outcome) {
+    const run = await walk(client, tool, args, answers, io);
+    if (run.outcome === 'interrupted') return 130;
+    if (run.ending && 'cancelled' in run.ending) {
       io.stderr.write('baton call: the task was cancelled (tasks/cancel)\n');
       return 1;
     }
-    return printResult(outcome.answer, values.json ?? false, io);
+    return printResult(run.ending, call.json ?? false, io);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`baton call: ${error.message}\n`);

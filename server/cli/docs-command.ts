@@ -16,7 +16,7 @@ import {
   toStateDiagram,
   writeDocsFiles,
   type DocsContent,
-} from '../diagrams/index.js';
+} from '../docs-site/index.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';

@@ -58,6 +58,7 @@ export {
   docsEffectProblems,
   invokedActors,
   reusableEffectWarnings,
+  taskStartStates,
 } from './catalogue/effect-checks.js';
 export {
   openPageReference,

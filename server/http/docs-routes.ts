@@ -2,14 +2,14 @@
  * `GET /docs` and `GET /docs/{tools,prompts,resources}/<name>`: the generated docs as HTML pages,
  * with the diagrams drawn in the browser by the `mermaid` package served from our own
  * dependencies (`/docs/assets/mermaid.min.js`; no CDN, so it works without internet). The pages
- * are the same model as the committed Markdown (server/diagrams).
+ * are the same model as the committed Markdown (server/docs-site).
  */
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { DocsContent, DocPage, DocsSite, FlowKind, HtmlExtras, TryItAuth } from '../diagrams/index.js';
+import type { DocsContent, DocPage, DocsSite, FlowKind, HtmlExtras, TryItAuth } from '../docs-site/index.js';
 import { ConfigurationError, type Logger } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
@@ -60,9 +60,9 @@ export function docsRouter(options: DocsRoutesOptions): Router {
   const router = new Router();
   // The generator is loaded on the first docs request, not at start-up: an instance that is never
   // asked for docs (a worker behind a balancer) starts as fast as one without them.
-  let loaded: Promise<{ site: DocsSite; docs: typeof import('../diagrams/index.js') }> | undefined;
+  let loaded: Promise<{ site: DocsSite; docs: typeof import('../docs-site/index.js') }> | undefined;
   const load = () =>
-    (loaded ??= import('../diagrams/index.js').then((docs) => ({ site: new docs.DocsSite(options.content), docs })));
+    (loaded ??= import('../docs-site/index.js').then((docs) => ({ site: new docs.DocsSite(options.content), docs })));
 
   const sendPage = async (ctx: Context, page: DocPage) => {
     const { docs, site } = await load();

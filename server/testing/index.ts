@@ -1,8 +1,11 @@
 /**
  * `baton/testing`: the test kit for tool authors (docs/testing.md).
  * - `runFlow(tool, args, answers)`: one run through real rounds, sealed state and tasks included;
- * - `planPaths(tool)` / `walkPaths(tool)`: every path of the machine graph, replayed;
- * - `describePaths(tool)`: one mocha test per path, in one line.
+ * - `planPaths(tool)` / `walkPaths(tool)`: every path of the machine graph, replayed and checked
+ *   against where the plan says it ends; answer variants and actor outcomes (`done`, `fail`) walk
+ *   the branches example answers do not reach;
+ * - `describePaths(tool)`: one mocha test per path, in one line;
+ * - `countEffects(tool)`: stand-ins that count a tool's effects in a run.
  */
 export {
   accept,
@@ -11,11 +14,22 @@ export {
   cancel,
   decline,
   runFlow,
+  type AnswerPolicy,
   type Answers,
   type FlowRun,
   type RunFlowOptions,
 } from './run-flow.js';
+export { done, fail, type ActorOutcome } from './actor-outcomes.js';
 export { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
-export { pathProblem, walkPath, walkPaths, type WalkOptions, type WalkedPath } from './walk-paths.js';
+export {
+  pathProblem,
+  unreachedFinals,
+  walkPath,
+  walkPaths,
+  type PathsWalk,
+  type WalkOptions,
+  type WalkedPath,
+} from './walk-paths.js';
 export { describePaths, type DescribePathsOptions } from './describe-paths.js';
+export { countEffects, effectActors, type EffectCounter } from './effect-counter.js';
 export { testKeyRing } from './test-key-ring.js';

@@ -2,22 +2,23 @@
  * `runFlow`: a tool run in process through real rounds, as a client would drive it: the same
  * dispatcher and flow engine the server uses, every `requestState` sealed and opened again, and a
  * tool with `task` run as a task to its end (questions inside it answered with `tasks/update`).
- * It is the docs' example runner (diagrams/conversation.ts) with the test's answers.
+ * It is the simulation the docs run their examples on (server/simulation), with the test's
+ * answers, and with effects allowed: the actors that run are the tool's own, except where its
+ * `exampleActors` or the `actors` option give a stand-in.
  */
 import type { AnyActorLogic } from 'xstate';
-import type { InputRequest, ToolDefinition } from '../engine/index.js';
+import type { ToolDefinition } from '../engine/index.js';
 import {
+  answersFirst,
   defaultAnswers,
-  runConversation,
+  simulate,
   type AnswerPolicy,
-  type ConversationRound,
-} from '../diagrams/conversation.js';
+  type Answers,
+  type Round,
+  type RoundsRun,
+} from '../simulation/index.js';
 
-/**
- * An answer as the client sends it in `inputResponses` (`{ action: 'accept', content }`,
- * `{ action: 'decline' }`, a sampling result…); a list answers the question each time it is asked.
- */
-export type Answers = Record<string, unknown>;
+export { answersFirst, type AnswerPolicy, type Answers } from '../simulation/index.js';
 
 export const accept = (content?: Record<string, unknown>) =>
   content === undefined ? { action: 'accept' as const } : { action: 'accept' as const, content };
@@ -34,24 +35,15 @@ export interface RunFlowOptions {
 
 export interface FlowRun {
   /** `complete`: a result; `error`: a JSON-RPC error; `unfinished`: still asking after `maxRounds`. */
-  outcome: 'complete' | 'error' | 'unfinished';
+  outcome: Exclude<RoundsRun['outcome'], 'interrupted'>;
   /** The tool result (`content`, `structuredContent`, `isError`), when the run completed. */
   result?: Record<string, unknown>;
   /** The JSON-RPC error, when the run ended with one. */
   error?: { code: number; message: string; data?: unknown };
   /** Every question key in the order asked (a key asked twice appears twice). */
   asked: string[];
-  rounds: ConversationRound[];
-}
-
-/** Answers by key first (a list: one per time asked), then `fallback`. */
-export function answersFirst(answers: Answers, fallback: AnswerPolicy): AnswerPolicy {
-  return (key: string, request: InputRequest, occurrence: number) => {
-    if (!(key in answers)) return fallback(key, request, occurrence);
-    const given = answers[key];
-    if (!Array.isArray(given)) return given;
-    return occurrence < given.length ? given[occurrence] : fallback(key, request, occurrence);
-  };
+  /** Each request and response as on the wire (sealed states whole). */
+  rounds: Round[];
 }
 
 /** Answers by key first, then the tool's `exampleAnswers`, then answers made from each question's schema. */
@@ -59,19 +51,13 @@ export function answerPolicy(tool: ToolDefinition, answers: Answers = {}): Answe
   return answersFirst(answers, defaultAnswers({ kind: 'tool', definition: tool }));
 }
 
-/** The final task result, or the last round's result: what the client ends with. */
-function finalResult(round: ConversationRound | undefined): Pick<FlowRun, 'result' | 'error'> {
-  const response = round?.response;
-  if (!response) return {};
-  if ('error' in response) return { error: response.error as FlowRun['error'] };
-  const result = response.result as Record<string, unknown>;
-  // A task ends in `tasks/get`: `completed` carries the tool result, `failed` an error (tasks.md).
-  if (typeof result.taskId === 'string' && typeof result.status === 'string') {
-    if (result.status === 'completed') return { result: result.result as Record<string, unknown> };
-    if (result.status === 'failed') return { error: result.error as FlowRun['error'] };
-    return { error: { code: -32800, message: `task ${result.status}` } };
-  }
-  return { result };
+/** What the client ends with: the tool result, or the error (a cancelled task's too). */
+function finalResult(run: RoundsRun): Pick<FlowRun, 'result' | 'error'> {
+  const ending = run.ending;
+  if (!ending) return {};
+  if ('result' in ending) return { result: ending.result };
+  if ('error' in ending) return { error: ending.error };
+  return { error: { code: -32800, message: 'task cancelled' } };
 }
 
 export async function runFlow(
@@ -83,12 +69,12 @@ export async function runFlow(
   const asked: string[] = [];
   const policy = typeof answers === 'function' ? answers : answerPolicy(tool, answers);
   const definition = args === undefined ? tool : { ...tool, exampleArguments: args };
-  const conversation = await runConversation(
+  const run = await simulate(
     { kind: 'tool', definition },
     {
-      answer: (key, request, occurrence) => {
+      answer: (key, request, occurrence, where) => {
         asked.push(key);
-        return policy(key, request, occurrence);
+        return policy(key, request, occurrence, where);
       },
       maxRounds: options.maxRounds ?? 20,
       allowEffects: true,
@@ -96,11 +82,7 @@ export async function runFlow(
       ...(options.signal ? { signal: options.signal } : {}),
     },
   );
-  const last = conversation.rounds[conversation.rounds.length - 1];
-  return {
-    outcome: conversation.outcome,
-    ...(conversation.outcome === 'unfinished' ? {} : finalResult(last)),
-    asked,
-    rounds: conversation.rounds,
-  };
+  // No signal reaches the runner itself, so a run is never `interrupted`.
+  const outcome = run.outcome === 'interrupted' ? 'unfinished' : run.outcome;
+  return { outcome, ...finalResult(run), asked, rounds: run.rounds };
 }

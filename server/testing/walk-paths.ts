@@ -1,47 +1,134 @@
 /**
  * `walkPaths`: every path the machine graph holds (path-plan.ts), replayed through real rounds
- * with `runFlow`. A path passes when its run ends with a tool result that is not an error, within
- * the round limit (a flow still asking after it loops, e.g. a decline that asks again forever).
+ * with `runFlow`, and checked against the plan. A path passes when its run
+ * - ends within the round limit (a flow still asking after it loops, e.g. a decline that asks
+ *   again forever), without a JSON-RPC error;
+ * - ends in the final state the plan says, with the kind of output it says (a result, or a tool
+ *   error the plan predicts; a tool error the plan cannot foresee fails);
+ * - starts no effect (an invoked actor outside `safeActors`) right after the user declined or
+ *   cancelled, unless `effectsAfterDecline` allows it for that question.
+ * It also reports the final states no walked path reached.
  */
+import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { ToolDefinition } from '../engine/index.js';
+import type { AskedQuestion } from '../simulation/index.js';
+import { plannedStandIns } from './actor-outcomes.js';
+import { countEffects } from './effect-counter.js';
+import { withFinalStateProbe } from './final-state-probe.js';
 import { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
-import { runFlow, type FlowRun, type RunFlowOptions } from './run-flow.js';
+import { answerPolicy, runFlow, type FlowRun, type RunFlowOptions } from './run-flow.js';
 
 export interface WalkOptions extends PlanOptions, RunFlowOptions {
   /** Arguments of every run (default: the tool's `exampleArguments`, else made from its input schema). */
   args?: Record<string, unknown>;
+  /**
+   * Effects that may still start after a question is declined or cancelled, by question key
+   * (`{ details: ['saveFeedback'] }`: declining the details still stores the rating).
+   */
+  effectsAfterDecline?: Record<string, string[]>;
 }
 
 export interface WalkedPath {
   path: AnswerPath;
   run: FlowRun;
-  /** Why the path fails, or undefined when it ends well. */
+  /** The top-level final state the run ended in, when it ended in one. */
+  endedIn?: string;
+  /** Each effect the run started, in order, with the answers it followed when they refused. */
+  effects: Array<{ actor: string; afterRefusing?: string[] }>;
+  /** Why the path fails, or undefined when it ends where the plan says. */
   problem?: string;
 }
 
+export interface PathsWalk {
+  paths: WalkedPath[];
+  /** Top-level final states no walked path ended in. */
+  unreached: string[];
+}
+
 /** Why a run did not end well, or undefined. */
-export function pathProblem(run: FlowRun): string | undefined {
+export function pathProblem(run: FlowRun, planned?: AnswerPath['output']): string | undefined {
   if (run.outcome === 'unfinished') {
     return `still asking after ${run.rounds.length} rounds (asked ${run.asked.join(', ')}): a loop?`;
   }
   if (run.error) return `ended with error ${run.error.code}: ${run.error.message}`;
-  if (run.result?.isError === true) {
+  if (run.result?.isError === true && planned !== 'tool error') {
     const text = (run.result.content as Array<{ text?: string }> | undefined)?.map((c) => c.text).join(' ');
     return `ended with a tool error: ${text ?? ''}`;
   }
   return undefined;
 }
 
+const withKind = (state: string, kind: string | undefined) =>
+  `"${state}"${kind ? ` with ${kind === 'result' ? 'a result' : 'a tool error'}` : ''}`;
+
+/** Where the plan says the path ends against where the run ended, or undefined when they agree. */
+function endingProblem(path: AnswerPath, endedIn: string | undefined, run: FlowRun): string | undefined {
+  const planned = JSON.parse(path.endsIn) as unknown;
+  if (run.outcome !== 'complete' || !run.result) return undefined;
+  const kind = run.result.isError === true ? 'tool error' : 'result';
+  const stateDiffers = typeof planned === 'string' && endedIn !== undefined && endedIn !== planned;
+  const kindDiffers = path.output !== undefined && path.output !== kind;
+  if (!stateDiffers && !kindDiffers) return undefined;
+  return `the plan ends in ${withKind(String(typeof planned === 'string' ? planned : path.endsIn), path.output)}, but the run ended in ${withKind(endedIn ?? '(unknown)', kind)}`;
+}
+
+const REFUSALS = new Set(['decline', 'cancel']);
+
 /** Replays one planned path through real rounds. */
 export async function walkPath(tool: ToolDefinition, path: AnswerPath, options: WalkOptions = {}): Promise<WalkedPath> {
-  const run = await runFlow(tool, options.args, path.answers, options);
-  const problem = pathProblem(run);
-  return { path, run, ...(problem ? { problem } : {}) };
+  const effects: WalkedPath['effects'] = [];
+  const overruns: string[] = [];
+  // The answers sent together last (one round, or one tasks/update): an effect after them follows them.
+  let lastBatch = { where: '', refused: [] as string[] };
+  const standIns = plannedStandIns(path.outcomes, (actor, planned) =>
+    overruns.push(`"${actor}" was invoked more often than the path planned (${planned})`),
+  );
+  const counter = countEffects(tool, { ...options.actors, ...standIns }, (actor) =>
+    effects.push({ actor, ...(lastBatch.refused.length > 0 ? { afterRefusing: [...lastBatch.refused] } : {}) }),
+  );
+  let endedIn: string | undefined;
+  const probed = {
+    ...tool,
+    machine: withFinalStateProbe(tool.machine as AnyStateMachine, (state) => (endedIn = state)),
+  };
+  const answer = answerPolicy(tool, path.answers);
+  const run = await runFlow(
+    probed,
+    options.args,
+    (key, request, occurrence, asked: AskedQuestion) => {
+      const given = answer(key, request, occurrence, asked);
+      const where = JSON.stringify(asked.in);
+      if (where !== lastBatch.where) lastBatch = { where, refused: [] };
+      const action = (given as { action?: unknown } | undefined)?.action;
+      if (typeof action === 'string' && REFUSALS.has(action)) lastBatch.refused.push(key);
+      return given;
+    },
+    { ...options, actors: { ...standIns, ...counter.actors } as Record<string, AnyActorLogic> },
+  );
+  const allowed = options.effectsAfterDecline ?? {};
+  const refusedThenRan = effects.flatMap(({ actor, afterRefusing }) =>
+    (afterRefusing ?? [])
+      .filter((key) => !(allowed[key] ?? []).includes(actor))
+      .map((key) => `the effect "${actor}" started after "${key}" was declined or cancelled`),
+  );
+  const problem =
+    pathProblem(run, path.output) ?? endingProblem(path, endedIn, run) ?? [...overruns, ...refusedThenRan][0];
+  return { path, run, ...(endedIn ? { endedIn } : {}), effects, ...(problem ? { problem } : {}) };
+}
+
+/** The machine's top-level final states that none of the walked paths ended in. */
+export function unreachedFinals(tool: ToolDefinition, walked: WalkedPath[]): string[] {
+  const reached = new Set(walked.map((w) => w.endedIn));
+  const root = (tool.machine as AnyStateMachine).root;
+  if (root.type === 'parallel') return [];
+  return Object.entries(root.states)
+    .filter(([name, node]) => node.type === 'final' && !reached.has(name))
+    .map(([name]) => name);
 }
 
 /** Every path, walked one after another (a task's timers run on real time). */
-export async function walkPaths(tool: ToolDefinition, options: WalkOptions = {}): Promise<WalkedPath[]> {
-  const walked: WalkedPath[] = [];
-  for (const path of planPaths(tool, options)) walked.push(await walkPath(tool, path, options));
-  return walked;
+export async function walkPaths(tool: ToolDefinition, options: WalkOptions = {}): Promise<PathsWalk> {
+  const paths: WalkedPath[] = [];
+  for (const path of planPaths(tool, options)) paths.push(await walkPath(tool, path, options));
+  return { paths, unreached: unreachedFinals(tool, paths) };
 }

@@ -7,7 +7,13 @@
 import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { documentedFlows, flowSlug, machineGraph, pagePath, type DocumentedFlow } from '../../server/diagrams/index.js';
+import {
+  documentedFlows,
+  flowSlug,
+  machineGraph,
+  pagePath,
+  type DocumentedFlow,
+} from '../../server/docs-site/index.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
 import { CHROMIUM, CHROMIUM_PATH, requireBinaries } from '../helpers/required-binary.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
-import { renderTryItPanel, tryItData } from '../../server/diagrams/index.js';
+import { renderTryItPanel, tryItData } from '../../server/docs-site/index.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
 describe('docs routes', () => {

@@ -1,8 +1,9 @@
 /**
  * Which way the source tree's imports point (docs/architecture.md, "Layout"), read from the
  * sources: the framework never imports the example machines (only the command line does), the
- * engine imports no transport, the authoring API imports nothing but XState, and the
- * transport-free service reaches no Koa.
+ * engine imports no transport, the authoring API imports nothing but XState, the
+ * transport-free service reaches no Koa, and the docs site, the test kit and `baton call` stand on
+ * one conversation runner (server/simulation) and on nothing of each other.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -77,5 +78,40 @@ describe('layering of the source tree', () => {
     const { packages } = graphOf('server/create-mcp-service.ts');
     expect([...packages]).to.not.include.members(['koa', '@koa/router']);
     expect([...packages].some((name) => name.startsWith('koa'))).to.equal(false);
+  });
+
+  describe('the conversation runner and its three users', () => {
+    const RUNNER = 'server/simulation/run-rounds.ts';
+    const under = (files: string[], folder: string) => files.filter((file) => file.startsWith(folder));
+
+    it('keeps the docs site off the test kit, and runs its examples on the runner', () => {
+      const { files } = graphOf('server/docs-site/index.ts');
+      expect(under(files, 'server/testing/')).to.deep.equal([]);
+      expect(files).to.include(RUNNER);
+    });
+
+    it('keeps the test kit off the docs site, and replays its paths on the runner', () => {
+      const { files } = graphOf('server/testing/index.ts');
+      expect(under(files, 'server/docs-site/')).to.deep.equal([]);
+      expect(files).to.include(RUNNER);
+    });
+
+    it('walks `baton call` on the runner, importing neither the docs site nor the test kit', () => {
+      // The in-process server it starts reaches the docs routes (createServer), not its own files.
+      expect(graphOf('server/cli/call-command.ts').files).to.include(RUNNER);
+      const calls = sourcesUnder(join(REPO, 'server', 'cli')).filter((file) => /\/call-[^/]*\.ts$/.test(file));
+      expect(calls).to.have.length.greaterThan(2);
+      const offenders = calls.filter((file) =>
+        importsOf(file).some((specifier) => /(^|\/)(docs-site|testing)\//.test(specifier)),
+      );
+      expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
+    });
+
+    it('keeps the runner below them: server/simulation imports none of its users', () => {
+      const offenders = sourcesUnder(join(REPO, 'server', 'simulation')).filter((file) =>
+        importsOf(file).some((specifier) => /(^|\/)(docs-site|testing|cli|http|stdio)\//.test(specifier)),
+      );
+      expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
+    });
   });
 });

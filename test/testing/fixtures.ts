@@ -1,6 +1,6 @@
-/** Small tools for the test kit's own tests: one that loops on decline, one that fails on cancel. */
-import { setup, type AnyEventObject } from 'xstate';
-import { askForm, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+/** Small tools for the test kit's own tests: flawed on purpose, or with branches example answers miss. */
+import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { askForm, defineTool, toolSetup, type AnswerEvent } from '../../server/engine/index.js';
 
 const YES_NO = { type: 'object' as const, properties: { ok: { type: 'boolean' } }, required: ['ok'] };
 
@@ -37,5 +37,129 @@ export function flawedTool() {
     description: 'Loops on decline, fails on cancel.',
     inputSchema: { type: 'object', additionalProperties: false },
     machine,
+  });
+}
+
+/**
+ * A provisioning tool with the bug the kit must catch: declining the confirmation provisions
+ * anyway (the graph and the run agree on where it ends; only the effect gives it away).
+ * `provisioned` counts the real provisioning runs.
+ */
+export function declineProvisionsTool(provisioned: string[] = []) {
+  const tool = toolSetup({
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    questions: {
+      confirm: {
+        kind: 'form',
+        message: 'Create the database?',
+        schema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Create it' } },
+          required: ['confirm'],
+        },
+      },
+    },
+    types: {} as { context: Record<string, never> },
+    actors: {
+      provision: fromPromise(async () => {
+        provisioned.push('db');
+        return { url: 'postgres://db' };
+      }),
+    },
+    guards: { confirmed: ({ event }) => event.type === 'answer.confirm.accept' && event.content.confirm },
+  });
+  const machine = tool.createMachine({
+    id: 'wrong',
+    initial: 'confirm',
+    context: {},
+    states: {
+      confirm: tool.ask.confirm({
+        onAccept: [{ guard: 'confirmed', target: 'provisioning' }, { target: 'cancelled' }],
+        onDecline: 'provisioning',
+        onCancel: 'cancelled',
+      }),
+      provisioning: { invoke: { src: 'provision', onDone: 'provisioned', onError: 'cancelled' } },
+      provisioned: { type: 'final', output: 'Created.' },
+      cancelled: { type: 'final', output: 'Nothing was created.' },
+    },
+  });
+  return tool.defineTool({ name: 'wrong-provision', description: 'Provisions even when declined.', machine });
+}
+
+const weekend = (date: string) => [0, 6].includes(new Date(`${date}T12:00:00Z`).getUTCDay());
+
+/**
+ * A booking: a date (a weekend date is refused by a guard on the answer and asked again), an
+ * availability check (an invoked actor: the calendar), then `booked`; the check failing ends in
+ * `failed` with a tool error, declining in `gaveUp`. When the date is taken, `whenTaken` says
+ * whether the date is asked again (`reask`) or the flow ends in `full`.
+ */
+export function bookingTool(options: { taken?: string[]; whenTaken?: 'reask' | 'end' } = {}) {
+  const taken = new Set(options.taken ?? []);
+  const tool = toolSetup({
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    questions: {
+      date: {
+        kind: 'form',
+        message: ({ context }) => (context.problem ? `${context.problem} Which date?` : 'Which date?'),
+        schema: {
+          type: 'object',
+          properties: { date: { type: 'string', format: 'date', title: 'Date' } },
+          required: ['date'],
+        },
+      },
+    },
+    types: {} as { context: { date: string | null; problem: string | null } },
+    actors: {
+      checkAvailability: fromPromise<{ available: boolean }, { date: string }>(async ({ input }) => ({
+        available: !taken.has(input.date),
+      })),
+    },
+  });
+  const machine = tool.createMachine({
+    id: 'booking',
+    initial: 'pickDate',
+    context: { date: null, problem: null },
+    states: {
+      pickDate: tool.ask.date({
+        onAccept: [
+          {
+            guard: ({ event }) => weekend(event.content.date),
+            target: 'pickDate',
+            reenter: true,
+            actions: assign({ problem: 'We are closed at weekends.' }),
+          },
+          { target: 'checking', actions: assign({ date: ({ event }) => event.content.date }) },
+        ],
+        onDecline: 'gaveUp',
+      }),
+      checking: {
+        invoke: {
+          src: 'checkAvailability',
+          input: ({ context }) => ({ date: context.date! }),
+          onDone: [
+            { guard: ({ event }) => event.output.available, target: 'booked' },
+            options.whenTaken === 'end'
+              ? { target: 'full' }
+              : { target: 'pickDate', actions: assign({ problem: 'That date is taken.' }) },
+          ],
+          onError: 'failed',
+        },
+      },
+      booked: { type: 'final', output: ({ context }) => `Booked for ${context.date}.` },
+      full: { type: 'final', output: ({ context }) => `${context.date} is taken.` },
+      gaveUp: { type: 'final', output: 'No booking.' },
+      failed: {
+        type: 'final',
+        output: () => ({ content: [{ type: 'text', text: 'The calendar failed.' }], isError: true }),
+      },
+    },
+  });
+  return tool.defineTool({
+    name: 'booking',
+    description: 'Books a weekday that is free.',
+    machine,
+    // The calendar only reads.
+    safeActors: ['checkAvailability'],
   });
 }

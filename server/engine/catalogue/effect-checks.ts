@@ -115,6 +115,18 @@ const startsTaskHere = (node: AnyStateNode) =>
   node.invoke.length > 0 || node.after.length > 0 || node.tags.includes(TASK_TAG);
 
 /**
+ * Every state where a task can start (key paths, document order), read from the machine as the
+ * checks here read it; the docs list them (docs/tasks.md, "Where the task starts").
+ */
+export function taskStartStates(machine: AnyStateMachine): string[] {
+  const found: string[] = [];
+  eachNode(machine.root, (node) => {
+    if (node.parent && startsTaskHere(node)) found.push(node.path.join('.'));
+  });
+  return found;
+}
+
+/**
  * States a synchronous round can reach before it hands over to a task (tasks/task-handover.ts),
  * over-approximated as above; a handover state is reached but not gone past.
  */

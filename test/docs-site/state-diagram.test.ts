@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { and, createMachine, fromPromise, not, or, setup, stateIn } from 'xstate';
-import { toStateDiagram } from '../../server/diagrams/index.js';
+import { toStateDiagram } from '../../server/docs-site/index.js';
 import { askForm, askRoots, askSampling, askUrl } from '../../server/engine/index.js';
 import { releaseMachine } from '../../machines/examples/release.js';
 import { provisionMachine } from '../../machines/examples/provision-database.js';

@@ -9,7 +9,7 @@ import {
   renderDocsFiles,
   toStateDiagram,
   writeDocsFiles,
-} from '../../server/diagrams/index.js';
+} from '../../server/docs-site/index.js';
 import { releaseMachine } from '../../machines/examples/release.js';
 import { committedDocsContent } from '../../server/cli/docs-command.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { exampleAnswer, exampleObject, exampleValue } from '../../server/diagrams/index.js';
+import { exampleAnswer, exampleObject, exampleValue } from '../../server/simulation/index.js';
 import { JsonSchemaValidator } from '../../server/engine/json-schema-validator.js';
 
 describe('exampleValue', () => {

@@ -6,7 +6,7 @@ import {
   shortenState,
   toSequenceDiagram,
   type DocumentedFlow,
-} from '../../server/diagrams/index.js';
+} from '../../server/docs-site/index.js';
 import { askForm, defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
 import { releaseTool } from '../../machines/examples/release.js';
 import { provisionDatabaseTool } from '../../machines/examples/provision-database.js';

@@ -3,15 +3,14 @@
  * questions, the conversation of a real run with canned answers, the first round as it goes over
  * the wire, and how declining or cancelling each question ends.
  */
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { TASK_TAG, type InputRequest, type ToolDefinition } from '../engine/index.js';
-import { defaultAnswers, runConversation, type Conversation } from './conversation.js';
+import type { AnyStateMachine } from 'xstate';
+import { taskStartStates, type InputRequest, type ToolDefinition } from '../engine/index.js';
+import { answersFirst, defaultAnswers } from '../simulation/index.js';
+import { runConversation, type Conversation } from './conversation.js';
 import { code, type Block, type DocPage, type Inline } from './doc-page.js';
 import { flowName, flowSlug, flowTitle, type DocumentedFlow } from './documented-flow.js';
 import { keyPath, machineGraph, type GraphEdge, type MachineGraph } from './machine-graph.js';
 import { describeSchemaType } from './question-summary.js';
-import { answersFirst } from '../testing/run-flow.js';
-import { planPaths } from '../testing/path-plan.js';
 import { summarizeResponse } from './result-summary.js';
 import { toSequenceDiagram } from './sequence-diagram.js';
 import { StateDiagramWriter } from './state-diagram.js';
@@ -143,13 +142,7 @@ function answerInline(answer: unknown): string {
 /** Where a tool that may run as a task becomes one (docs/tasks.md, "Where the task starts"). */
 function taskBlocks(tool: ToolDefinition): Block[] {
   if (tool.task === undefined) return [];
-  const starts: string[] = [];
-  const visit = (node: AnyStateNode) => {
-    const works = node.invoke.length > 0 || node.after.length > 0 || node.tags.includes(TASK_TAG);
-    if (works && node.parent) starts.push(node.path.join('.'));
-    for (const child of Object.values(node.states)) visit(child);
-  };
-  visit(tool.machine.root);
+  const starts = taskStartStates(tool.machine);
   const who =
     tool.task === 'required'
       ? 'Runs only as a task: a client must declare the tasks extension (else -32021).'
@@ -227,13 +220,9 @@ async function declineBlocks(flow: DocumentedFlow, happy: Conversation): Promise
   if (declinable.length === 0) {
     return [heading, { type: 'paragraph', content: ['This example asks nothing the user could decline.'] }];
   }
-  // The test kit's paths (baton/testing): the one that ends with this answer, found in the graph.
-  const plan = flow.kind === 'tool' ? planPaths(flow.definition) : [];
+  // The example's answers up to the question, then the decline or cancel the first time it is asked.
   const ending = async (key: string, action: 'decline' | 'cancel') => {
-    const path = plan.find((p) => p.title.endsWith(`${key}: ${action}`) && p.answers[key]?.length === 1);
-    const run = await runConversation(flow, {
-      answer: answersFirst(path?.answers ?? { [key]: [{ action }] }, defaultAnswers(flow)),
-    });
+    const run = await runConversation(flow, { answer: answersFirst({ [key]: [{ action }] }, defaultAnswers(flow)) });
     const last = run.rounds[run.rounds.length - 1]!;
     return `${summarizeResponse(last.response)} (round ${run.rounds.length})`;
   };

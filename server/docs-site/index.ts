@@ -1,7 +1,7 @@
 /**
- * Diagrams and docs from machines: Mermaid state diagrams of any XState v5 machine, sequence
- * diagrams of a real run, and the doc pages (Markdown for docs/tools, HTML for GET /docs).
- * Uses the engine and the protocol layer; knows nothing of Koa.
+ * The docs site: a page per tool, prompt and resource (Markdown for docs/tools, HTML for GET
+ * /docs) with its Mermaid state diagram, the sequence diagram of a real run, and the Try it
+ * panel. Uses the engine and the protocol layer; knows nothing of Koa.
  */
 export { toStateDiagram, StateDiagramWriter } from './state-diagram.js';
 export {
@@ -16,14 +16,12 @@ export {
 export { toSequenceDiagram } from './sequence-diagram.js';
 export {
   runConversation,
-  defaultAnswers,
   scrubRandomIds,
   shortenState,
   type Conversation,
+  type ConversationOptions,
   type ConversationRound,
-  type AnswerPolicy,
 } from './conversation.js';
-export { exampleAnswer, exampleValue, exampleObject } from './example-answers.js';
 export { summarizeQuestion, describeSchemaType, type QuestionSummary } from './question-summary.js';
 export { mermaidLabel, MermaidIds } from './mermaid-text.js';
 export {

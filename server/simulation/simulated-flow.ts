@@ -1,6 +1,6 @@
 /**
- * What the docs can describe: a tool, a prompt or a resource, each backed by a machine. This
- * names each one, gives it a page slug, and builds the request that starts its example.
+ * What a simulation runs: a tool, a prompt or a resource, each backed by a machine, its name, and
+ * the request that starts its example.
  */
 import {
   parseUriTemplate,
@@ -11,30 +11,20 @@ import {
 } from '../engine/index.js';
 import { exampleObject } from './example-answers.js';
 
-export type DocumentedFlow =
+export type SimulatedFlow =
   | { kind: 'tool'; definition: ToolDefinition }
   | { kind: 'prompt'; definition: PromptDefinition }
   | { kind: 'resource'; definition: ResourceDefinition | ResourceTemplateDefinition };
 
-export type FlowKind = DocumentedFlow['kind'];
+export type FlowKind = SimulatedFlow['kind'];
 
 /** The name clients use: a tool or prompt name, a resource URI or URI template. */
-export function flowName(flow: DocumentedFlow): string {
+export function flowName(flow: SimulatedFlow): string {
   if (flow.kind !== 'resource') return flow.definition.name;
   return flow.definition.kind === 'resource' ? flow.definition.uri : flow.definition.uriTemplate;
 }
 
-/** A URL path segment for the flow's page: names as they are, URIs percent-encoded. */
-export function flowSlug(flow: DocumentedFlow): string {
-  return encodeURIComponent(flowName(flow));
-}
-
-export function flowTitle(flow: DocumentedFlow): string | undefined {
-  if (flow.kind === 'tool') return flow.definition.title ?? flow.definition.annotations?.title;
-  return flow.definition.title ?? (flow.kind === 'resource' ? flow.definition.name : undefined);
-}
-
-export function flowMethod(flow: DocumentedFlow): 'tools/call' | 'prompts/get' | 'resources/read' {
+export function flowMethod(flow: SimulatedFlow): 'tools/call' | 'prompts/get' | 'resources/read' {
   return flow.kind === 'tool' ? 'tools/call' : flow.kind === 'prompt' ? 'prompts/get' : 'resources/read';
 }
 
@@ -62,7 +52,7 @@ function promptArguments(definition: PromptDefinition): Record<string, string> {
 }
 
 /** The params of the first request of the flow's example (without `_meta`). */
-export function exampleParams(flow: DocumentedFlow): Record<string, unknown> {
+export function exampleParams(flow: SimulatedFlow): Record<string, unknown> {
   switch (flow.kind) {
     case 'tool':
       return {
@@ -79,11 +69,4 @@ export function exampleParams(flow: DocumentedFlow): Record<string, unknown> {
         uri: flow.definition.kind === 'resource' ? flow.definition.uri : exampleUri(flow.definition),
       };
   }
-}
-
-export function sortFlows(flows: DocumentedFlow[]): DocumentedFlow[] {
-  const order: Record<FlowKind, number> = { tool: 0, prompt: 1, resource: 2 };
-  return [...flows].sort(
-    (a, b) => order[a.kind] - order[b.kind] || (flowName(a) < flowName(b) ? -1 : flowName(a) > flowName(b) ? 1 : 0),
-  );
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MermaidIds, mermaidLabel, shorten } from '../../server/diagrams/mermaid-text.js';
+import { MermaidIds, mermaidLabel, shorten } from '../../server/docs-site/mermaid-text.js';
 
 describe('mermaidLabel', () => {
   it('writes characters Mermaid reads as syntax as entities', () => {

@@ -4,7 +4,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toStateDiagram } from '../../server/diagrams/index.js';
+import { toStateDiagram } from '../../server/docs-site/index.js';
 import { releaseMachine } from '../../machines/examples/release.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -7,7 +7,7 @@ import {
   renderHtml,
   renderMarkdown,
   type DocPage,
-} from '../../server/diagrams/index.js';
+} from '../../server/docs-site/index.js';
 import { defineTool, respondWith } from '../../server/engine/index.js';
 import { releaseTool } from '../../machines/examples/release.js';
 import { provisionDatabaseTool } from '../../machines/examples/provision-database.js';

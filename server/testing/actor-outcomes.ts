@@ -1,0 +1,46 @@
+/**
+ * What an invoked actor comes to on a planned path: done with an output, or failed with an error.
+ * A test gives them by actor name (`outcomes: { checkQuota: [done({ ok: false }), done({ ok: true })] }`)
+ * so the plan walks each branch of `onDone` guards and `onError`, and the replay runs a stand-in
+ * that ends the way the path says, one outcome per time the actor is invoked.
+ */
+import { fromPromise, type AnyActorLogic } from 'xstate';
+
+export type ActorOutcome = { output: unknown } | { error: unknown };
+
+/** The actor finishes with `output` (its `onDone` runs). */
+export const done = (output?: unknown): ActorOutcome => ({ output });
+
+/** The actor fails with `error` (its `onError` runs). */
+export const fail = (error: unknown = new Error('failed')): ActorOutcome => ({ error });
+
+export function describeOutcome(outcome: ActorOutcome): string {
+  if ('output' in outcome) return outcome.output === undefined ? 'done' : `done ${JSON.stringify(outcome.output)}`;
+  const error = outcome.error;
+  return `error${error instanceof Error ? ` "${error.message}"` : error === undefined ? '' : ` ${JSON.stringify(error)}`}`;
+}
+
+/**
+ * Stand-ins that end as the path planned, one outcome per invocation in order; an invocation
+ * beyond the plan fails and is reported through `overrun`.
+ */
+export function plannedStandIns(
+  outcomes: Record<string, ActorOutcome[]>,
+  overrun: (actor: string, planned: number) => void,
+): Record<string, AnyActorLogic> {
+  return Object.fromEntries(
+    Object.entries(outcomes).map(([actor, planned]) => {
+      const queue = [...planned];
+      const logic = fromPromise(async () => {
+        const next = queue.shift();
+        if (!next) {
+          overrun(actor, planned.length);
+          throw new Error(`"${actor}" was invoked more often than the path planned (${planned.length})`);
+        }
+        if ('error' in next) throw next.error;
+        return next.output;
+      });
+      return [actor, logic];
+    }),
+  );
+}
