@@ -81,7 +81,7 @@ function newProject(dir: string, name: string): string[] {
   const project = basename(resolve(dir))
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-');
-  const imports: ScaffoldImports = { authoring: 'baton', testing: 'baton/testing', tool: `../tools/${name}` };
+  const imports: ScaffoldImports = { authoring: 'baton-mcp', testing: 'baton-mcp/testing', tool: `../tools/${name}` };
   const files = Object.fromEntries(
     Object.entries(projectFiles(project)).map(([path, text]) => [join(dir, path), text]),
   );
@@ -100,8 +100,8 @@ function newProjectTool(indexPath: string, name: string): string[] {
   const toolPath = join(dirname(indexPath), `${name}.ts`);
   const testPath = join(root, 'test', `${name}.test.ts`);
   const imports = {
-    authoring: 'baton',
-    testing: 'baton/testing',
+    authoring: 'baton-mcp',
+    testing: 'baton-mcp/testing',
     tool: specifier(dirname(testPath), toolPath.slice(0, -3)),
   };
   const written = writeNew({ [toolPath]: toolSource(name, imports), [testPath]: testSource(name, imports) });

@@ -92,7 +92,7 @@ export const REGISTRATION_MARKER = '// baton new: registrations go above this li
 export function projectToolsIndex(name: string): string {
   const { importLine, entry } = registration(name, `./${name}`);
   return `/** What this project serves: \`baton new <tool>\` adds each tool here. */
-import type { ToolDefinition } from 'baton';
+import type { ToolDefinition } from 'baton-mcp';
 ${importLine}
 
 export const tools: ToolDefinition[] = [
@@ -116,7 +116,7 @@ export function projectFiles(project: string): Record<string, string> {
         test: 'tsc --noEmit && mocha',
         new: 'baton new --tools tools/index.ts',
       },
-      dependencies: { baton: `^${BATON_VERSION}`, xstate: '^5.33.3' },
+      dependencies: { 'baton-mcp': `^${BATON_VERSION}`, xstate: '^5.33.3' },
       devDependencies: {
         '@types/mocha': '^10.0.10',
         '@types/node': '^20.19.43',
@@ -139,6 +139,6 @@ export function projectFiles(project: string): Record<string, string> {
     }),
     '.mocharc.json': json({ 'node-option': ['import=tsx'], extension: ['ts'], spec: ['test/**/*.test.ts'] }),
     '.gitignore': 'node_modules/\n',
-    'README.md': `# ${project}\n\nMCP tools served by [Baton](https://www.npmjs.com/package/baton), each an XState machine under tools/.\n\n\`\`\`sh\nnpm install\nnpm run dev                 # serve on http://127.0.0.1:3000/mcp, reloading tools as you edit them\nnpm test                    # every path of every tool, through real rounds\nnpx baton new <tool> --tools tools/index.ts   # another tool, its test and its registration\n\`\`\`\n`,
+    'README.md': `# ${project}\n\nMCP tools served by [Baton](https://www.npmjs.com/package/baton-mcp), each an XState machine under tools/.\n\n\`\`\`sh\nnpm install\nnpm run dev                 # serve on http://127.0.0.1:3000/mcp, reloading tools as you edit them\nnpm test                    # every path of every tool, through real rounds\nnpx baton new <tool> --tools tools/index.ts   # another tool, its test and its registration\n\`\`\`\n`,
   };
 }
