@@ -1,7 +1,7 @@
 /**
  * `baton call <tool> [--url URL] [--args JSON] [--answers JSON] [--token TOKEN] [--json]`: walks
- * one tool's flow from a terminal. Without `--url` it starts the example tools in this process
- * (on a loopback port, with a throwaway key, exactly as `serve` builds them) so nothing needs to
+ * one tool's flow from a terminal. Without `--url` it starts the named tools (tools-module.ts) in
+ * this process (on a loopback port, with a throwaway key, as `serve` builds them) so nothing needs to
  * be running; with `--url` it calls a running server. Each round's questions are prompted from
  * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI; a task is
  * followed to its end (call-task.ts). The result goes to stdout; prompts, links, progress and a
@@ -10,31 +10,19 @@
  * lacks, 130 when the user interrupts a prompt or a task (which is cancelled first).
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { CallClient, type JsonRpcAnswer } from './call-client.js';
 import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
 import { followTask, type TaskOutcome } from './call-task.js';
 import { createServer } from '../create-server.js';
 import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
 import { pageVisitor } from '../http/index.js';
-import { servedCatalogue } from './served-catalogue.js';
+import { commandUsage, parseCommandLine, UsageError as CommandLineError } from './command-line.js';
+import { CALL_SPEC } from './commands.js';
+import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
+import { describeSource, findToolsSource, type ToolsSource } from './tools-module.js';
 import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
 
-export const CALL_USAGE = `Usage: baton call <tool> [options]
-
-Walks a tool's flow: asks each question in the terminal and prints the result. A tool run as a
-task is followed to its end, its status on stderr; Ctrl+C cancels the task (tasks/cancel).
-  --url URL        call a running server's MCP endpoint (default: the example tools, in this process)
-  --args JSON      the arguments (default: asked for; the tool's example arguments are offered)
-  --answers JSON   answers by question key, for scripts and CI: no prompts at all
-                   {"window": {"window": "tonight"}, "confirm": {"confirm": true}}
-                   a value is form content, "accept" / "decline" / "cancel", a full response
-                   ({"action": "decline"}), or a list with one per time the question is asked;
-                   inside a task, "approve" also answers "approve.2", … (by the same rule)
-  --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
-  --json           print the whole final result as JSON
-  --conformance    in process: also serve the conformance fixtures
-`;
+export const CALL_USAGE = commandUsage(CALL_SPEC);
 
 class UsageError extends Error {}
 
@@ -159,12 +147,12 @@ async function walk(
   }
 }
 
-async function inProcessServer(flags: string[]) {
+async function inProcessServer(source: ToolsSource, conformance: boolean) {
   const examples = { publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() };
   // The sealed states never leave this process: a throwaway key is the right one.
   const keyRing = new KeyRing([{ id: 'call', secret: new Uint8Array(randomBytes(32)) }]);
   const baton = createServer({
-    ...servedCatalogue(flags, examples),
+    ...(await servedCatalogue(source, examples, conformance)),
     keyRing,
     logger: silentLogger,
     docs: false,
@@ -187,30 +175,19 @@ async function inProcessServer(flags: string[]) {
 export async function callCommand(argv: string[], io: CallIo = processIo()): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        args: { type: 'string' },
-        answers: { type: 'string' },
-        token: { type: 'string' },
-        json: { type: 'boolean' },
-        conformance: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseCommandLine(CALL_SPEC, argv);
   } catch (error) {
-    io.stderr.write(`baton call: ${(error as Error).message}\n\n${CALL_USAGE}`);
+    if (!(error instanceof CommandLineError)) throw error;
+    io.stderr.write(`${error.message}\n\n${CALL_USAGE}`);
     return 2;
   }
-  const { values, positionals } = parsed;
-  const tool = positionals[0];
-  if (values.help || !tool) {
-    (values.help ? io.stdout : io.stderr).write(CALL_USAGE);
-    return values.help ? 0 : 2;
+  const { values, positional: tool } = parsed;
+  if (parsed.help || !tool) {
+    (parsed.help ? io.stdout : io.stderr).write(CALL_USAGE);
+    return parsed.help ? 0 : 2;
   }
-  const local = values.url ? undefined : await inProcessServer(values.conformance ? ['--conformance'] : []);
+  const source = findToolsSource(values.tools);
+  const local = values.url ? undefined : await inProcessServer(source, conformanceAsked(values.conformance));
   try {
     const givenArgs = parseJsonOption('args', values.args);
     const answers = parseJsonOption('answers', values.answers);
@@ -221,7 +198,7 @@ export async function callCommand(argv: string[], io: CallIo = processIo()): Pro
     const token = values.token ?? process.env.BATON_CALL_TOKEN;
     const listing = new CallClient({ url, ...(token ? { token } : {}) });
     const listed = await findTool(listing, tool);
-    if (!listed) throw new UsageError(`${values.url ?? 'the example tools'} has no tool "${tool}"`);
+    if (!listed) throw new UsageError(`${values.url ?? describeSource(source)} has no tool "${tool}"`);
     const headerParams: HeaderParam[] = findHeaderParams(listed.inputSchema).params;
     const client = new CallClient({
       url,
