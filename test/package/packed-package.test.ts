@@ -1,18 +1,14 @@
 /**
  * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project
- * outside the repository, a tool written against `baton-mcp` compiled with `tsc --strict`, served
- * with `baton-mcp/server`, and one flow completed with the official client. Slow (a build and an
- * install; the npm cache makes the install quick after the first run).
+ * outside the repository (packed-install.ts), a tool written against `baton-mcp` compiled with
+ * `tsc --strict`, served with `baton-mcp/server`, and one flow completed with the official client.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+import { packedInstall, REPO } from './packed-install.js';
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The first tool of docs/authoring.md, as written there, so the page cannot drift from the package. */
@@ -42,39 +38,12 @@ function bareImports(entry: string, seen = new Set<string>(), bare = new Set<str
 }
 
 describe('the packed package (npm pack, installed into a fresh project)', function () {
-  this.timeout(300_000);
-  let work: string;
+  this.timeout(600_000);
   let project: string;
   let server: ChildProcess | undefined;
 
-  before(function () {
-    work = mkdtempSync(join(tmpdir(), 'baton-pack-'));
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-      cwd: REPO,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'))!;
-    project = join(work, 'project');
-    mkdirSync(join(project, 'src'), { recursive: true });
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-    );
-    const typesNode = `@types/node@${JSON.parse(readFileSync(join(REPO, 'node_modules', '@types', 'node', 'package.json'), 'utf8')).version}`;
-    const install = [
-      'install',
-      '--silent',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      join(work, tarball),
-      typesNode,
-    ];
-    execFileSync('npm', install, {
-      cwd: project,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    });
+  before(async function () {
+    project = (await packedInstall()).userProject;
   });
 
   after(async function () {
@@ -82,7 +51,6 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
       server.kill('SIGTERM');
       await new Promise((done) => server!.once('exit', done));
     }
-    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it('exports baton-mcp, baton-mcp/server and baton-mcp/testing, and no internals', () => {
@@ -145,7 +113,7 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
   });
 
   it('serves the tool with baton-mcp/server and completes a flow with the official client', async () => {
-    server = spawn(process.execPath, ['dist/serve.js'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+    server = spawn(process.execPath, ['dist/serve.js'], { cwd: project, stdio: ['ignore', 'pipe', 'ignore'] });
     const url = await new Promise<string>((done, fail) => {
       let out = '';
       server!.stdout!.on('data', (chunk: Buffer) => {
