@@ -121,6 +121,12 @@ describe('baton dev', function () {
     expect(await toolNames(dev.url)).to.deep.equal(['first', 'second']);
   });
 
+  it('serves docs pages that follow the reload', async () => {
+    const index = await (await fetch(dev.url.replace(/\/mcp$/, '/docs'))).text();
+    expect(index).to.include('second');
+    expect((await fetch(dev.url.replace(/\/mcp$/, '/docs/tools/second'))).status).to.equal(200);
+  });
+
   it('sees every one of several rename-and-replace (atomic) saves in a row, logging the file', async () => {
     for (let save = 1; save <= 5; save++) {
       const before = reloads(dev.stderr).length;
