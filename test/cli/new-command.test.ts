@@ -80,7 +80,11 @@ describe('baton new', function () {
       mkdirSync(shim);
       writeFileSync(
         join(shim, 'package.json'),
-        JSON.stringify({ name: 'baton-mcp', type: 'module', exports: { '.': './index.ts', './testing': './testing.ts' } }),
+        JSON.stringify({
+          name: 'baton-mcp',
+          type: 'module',
+          exports: { '.': './index.ts', './testing': './testing.ts' },
+        }),
       );
       writeFileSync(join(shim, 'index.ts'), `export * from '${join(ROOT, 'server/engine/index.ts')}';\n`);
       writeFileSync(join(shim, 'testing.ts'), `export * from '${join(ROOT, 'server/testing/index.ts')}';\n`);
