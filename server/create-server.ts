@@ -93,7 +93,8 @@ export function createServer(options: BatonOptions): BatonServer {
       ...(docs
         ? [
             docsRouter({
-              content: { tools: registry.list(), prompts: options.prompts, resources: options.resources },
+              // Read per request: under `baton dev` the pages follow each reload.
+              content: () => ({ tools: registry.list(), prompts: options.prompts, resources: options.resources }),
               logger,
               endpoint: path,
               tryItAuth: !options.authenticate ? 'open' : options.tryItSendsToken ? 'token' : 'withheld',

@@ -1,7 +1,7 @@
 /**
- * The server side of the package (`baton/server`): serve tools over HTTP or stdio, or embed the
+ * The server side of the package (`baton-mcp/server`): serve tools over HTTP or stdio, or embed the
  * transport-free service; the key ring, the single-use guards, task stores and queues, and what
- * a URL-elicitation page needs. Authoring lives in `baton`, the test kit in `baton/testing`.
+ * a URL-elicitation page needs. Authoring lives in `baton-mcp`, the test kit in `baton-mcp/testing`.
  */
 export { createServer, type BatonOptions, type BatonServer } from './create-server.js';
 export { createMcpService, type McpService, type McpServiceOptions, type TaskOptions } from './create-mcp-service.js';

@@ -1,15 +1,32 @@
 /**
  * `serve`: a Baton server listening over HTTP in one call, for a project that serves its own
- * tools (`createServer` and `listen` underneath). `close` stops the listener, its connections
- * and the task runner.
+ * tools. It behaves as `baton serve` does, because `baton serve` (and `baton dev`) run through it:
+ * the same settings from the environment (docs/configuration.md: BATON_KEYS, PORT, HOST, tokens,
+ * Host lists, limits, Redis), each overridden by the option of the same meaning; the same loud
+ * warnings (no key: a development key; tasks in memory; an open Host list); a `listening` line.
+ * `createServer` is the same server with nothing read from the environment and nothing printed.
  */
+import cluster from 'node:cluster';
 import type { Server } from 'node:http';
+import {
+  configFromEnvironment,
+  DEV_KEY_WARNING,
+  TASKS_IN_MEMORY_WARNING,
+  type EnvironmentConfig,
+} from './cli/config.js';
+import { checkSingleUseGuard, openHostWarning, securityOptions } from './cli/security-options.js';
+import { taskOptions } from './cli/task-options.js';
 import { createServer, type BatonOptions, type BatonServer } from './create-server.js';
-import { applyV8Settings } from './v8-settings.js';
+import { definedFields, stderrLogger, type KeyRing, type Logger } from './engine/index.js';
+import { applyV8Settings, appliedV8Settings } from './v8-settings.js';
 
-export interface ServeOptions extends BatonOptions {
-  /** The port to listen on (0: any free port; default 3000). */
+export interface ServeOptions extends Omit<BatonOptions, 'keyRing'> {
+  /** The key ring (default: BATON_KEYS, else an ephemeral development key, with a loud warning). */
+  keyRing?: KeyRing;
+  /** The port to listen on (0: any free port; default PORT, else 3000). */
   port?: number;
+  /** Where the settings are read from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface Serving {
@@ -20,11 +37,62 @@ export interface Serving {
   close(): Promise<void>;
 }
 
+/**
+ * A warning said at start-up: as the banner on stderr, or through the logger the caller gave
+ * (one `warn` event), so an application that routes its logs gets them there.
+ */
+function warner(logger: Logger | undefined): (event: string, banner: string) => void {
+  if (!logger) return (_event, banner) => void process.stderr.write(`${banner}\n`);
+  return (event, banner) =>
+    logger.warn(event, {
+      message: banner
+        .split('\n')
+        .map((line) => line.replace(/^#\s*|\s*#$/g, '').trim())
+        .filter((line) => line && !/^#+$/.test(line))
+        .join(' '),
+    });
+}
+
 export async function serve(options: ServeOptions): Promise<Serving> {
+  return serveWithConfig(configFromEnvironment(options.env ?? process.env), options);
+}
+
+/** `serve` with the environment already read (the CLI reads it once, for its own use too). */
+export async function serveWithConfig(config: EnvironmentConfig, options: ServeOptions): Promise<Serving> {
   // serve() runs a server process of its own: it runs with Baton's V8 settings (v8-settings.ts).
   applyV8Settings();
-  const baton = createServer(options);
-  const { server, url } = await baton.listen(options.port ?? 3000, options.host);
+  const { port: givenPort, env: _env, ...given } = options;
+  const warn = warner(options.logger);
+  const logger = options.logger ?? stderrLogger;
+  const keyRing = options.keyRing ?? config.keyRing;
+  if (keyRing === config.keyRing && config.devKey) warn('development_key', DEV_KEY_WARNING);
+  const host = options.host ?? config.host;
+  const effective = { ...config, host, ...(options.replayGuard ? { redisUrl: undefined } : {}) };
+  if (!options.originPolicy && !cluster.isWorker) {
+    const openHost = openHostWarning(effective);
+    if (openHost) warn('open_host_list', openHost);
+  }
+  const security = securityOptions(effective);
+  await checkSingleUseGuard({ ...security, ...definedFields({ replayGuard: options.replayGuard }) }, logger);
+  const tasks = options.tasks
+    ? { tasks: options.tasks }
+    : taskOptions(config, options.tools, () => warn('tasks_in_memory', TASKS_IN_MEMORY_WARNING));
+  const baton = createServer({
+    ...security,
+    ...tasks,
+    ...definedFields(given),
+    tools: options.tools,
+    keyRing,
+    host,
+    logger,
+  });
+  const { server, url } = await baton.listen(givenPort ?? config.port, host);
+  logger.info('listening', {
+    url,
+    instance: baton.instanceId,
+    tools: baton.registry.list().map((tool) => tool.name),
+    v8: appliedV8Settings(),
+  });
   return {
     url,
     server,

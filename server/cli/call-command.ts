@@ -1,7 +1,7 @@
 /**
  * `baton call <tool> [--url URL] [--args JSON] [--answers JSON] [--token TOKEN] [--json]`: walks
- * one tool's flow from a terminal. Without `--url` it starts the example tools in this process
- * (on a loopback port, with a throwaway key, exactly as `serve` builds them) so nothing needs to
+ * one tool's flow from a terminal. Without `--url` it starts the named tools (tools-module.ts) in
+ * this process (on a loopback port, with a throwaway key, as `serve` builds them) so nothing needs to
  * be running; with `--url` it calls a running server. Each round's questions are prompted from
  * their schemas (call-prompts.ts), or taken from `--answers` for scripts and CI. The rounds and a
  * task are walked by the conversation runner the docs and the test kit use (server/simulation),
@@ -12,7 +12,6 @@
  * (which is cancelled first).
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { CallClient } from './call-client.js';
 import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
 import { taskReporter } from './call-task.js';
@@ -20,25 +19,14 @@ import { createServer } from '../create-server.js';
 import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
 import { pageVisitor } from '../http/index.js';
 import { runRounds, type RoundsRun, type RunEnding } from '../simulation/index.js';
-import { servedCatalogue } from './served-catalogue.js';
+import { commandUsage, parseCommandLine, UsageError as CommandLineError } from './command-line.js';
+import { CALL_SPEC } from './commands.js';
+import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
+import { describeSource, findToolsSource } from './tools-module.js';
 import type { Fixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, vaultPageRouter, type ExampleToolOptions } from '../../machines/index.js';
 
-export const CALL_USAGE = `Usage: baton call <tool> [options]
-
-Walks a tool's flow: asks each question in the terminal and prints the result. A tool run as a
-task is followed to its end, its status on stderr; Ctrl+C cancels the task (tasks/cancel).
-  --url URL        call a running server's MCP endpoint (default: the example tools, in this process)
-  --args JSON      the arguments (default: asked for; the tool's example arguments are offered)
-  --answers JSON   answers by question key, for scripts and CI: no prompts at all
-                   {"window": {"window": "tonight"}, "confirm": {"confirm": true}}
-                   a value is form content, "accept" / "decline" / "cancel", a full response
-                   ({"action": "decline"}), or a list with one per time the question is asked;
-                   inside a task, "approve" also answers "approve.2", … (by the same rule)
-  --token TOKEN    bearer token for --url (or BATON_CALL_TOKEN)
-  --json           print the whole final result as JSON
-  --conformance    in process: also serve the conformance fixtures
-`;
+export const CALL_USAGE = commandUsage(CALL_SPEC);
 
 class UsageError extends Error {}
 
@@ -161,7 +149,7 @@ async function walk(
   }
 }
 
-/** What `baton call` serves in process: by default the examples, with the conformance fixtures when asked. */
+/** What `baton call` serves in process: the named tools (or the examples), with the fixtures when asked. */
 export type CallCatalogue = (examples: ExampleToolOptions) => Fixtures | Promise<Fixtures>;
 
 async function inProcessServer(catalogue: CallCatalogue) {
@@ -193,35 +181,25 @@ async function inProcessServer(catalogue: CallCatalogue) {
 export async function callCommand(argv: string[], io: CallIo = processIo()): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        url: { type: 'string' },
-        args: { type: 'string' },
-        answers: { type: 'string' },
-        token: { type: 'string' },
-        json: { type: 'boolean' },
-        conformance: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseCommandLine(CALL_SPEC, argv);
   } catch (error) {
-    io.stderr.write(`baton call: ${(error as Error).message}\n\n${CALL_USAGE}`);
+    if (!(error instanceof CommandLineError)) throw error;
+    io.stderr.write(`${error.message}\n\n${CALL_USAGE}`);
     return 2;
   }
-  const { values, positionals } = parsed;
-  const tool = positionals[0];
-  if (values.help || !tool) {
-    (values.help ? io.stdout : io.stderr).write(CALL_USAGE);
-    return values.help ? 0 : 2;
+  const { values, positional: tool } = parsed;
+  if (parsed.help || !tool) {
+    (parsed.help ? io.stdout : io.stderr).write(CALL_USAGE);
+    return parsed.help ? 0 : 2;
   }
-  const conformance = values.conformance ? ['--conformance'] : [];
+  const source = findToolsSource(values.tools);
+  const conformance = conformanceAsked(values.conformance);
   return runCall(
     {
       tool,
       ...definedOptions(values),
-      catalogue: (examples) => servedCatalogue(conformance, examples),
+      catalogue: (examples) => servedCatalogue(source, examples, conformance),
+      served: describeSource(source),
     },
     io,
   );
@@ -237,6 +215,8 @@ export interface CallRequest {
   json?: boolean;
   /** What to serve in process when there is no `url`. */
   catalogue: CallCatalogue;
+  /** How to name what is served in process, in an error (default: "the tools served in process"). */
+  served?: string;
 }
 
 function definedOptions(values: Record<string, string | boolean | undefined>) {
@@ -264,7 +244,8 @@ export async function runCall(call: CallRequest, io: CallIo = processIo()): Prom
     const token = call.token ?? process.env.BATON_CALL_TOKEN;
     const listing = new CallClient({ url, ...(token ? { token } : {}) });
     const listed = await findTool(listing, tool);
-    if (!listed) throw new UsageError(`${call.url ?? 'the tools served in process'} has no tool "${tool}"`);
+    if (!listed)
+      throw new UsageError(`${call.url ?? call.served ?? 'the tools served in process'} has no tool "${tool}"`);
     const headerParams: HeaderParam[] = findHeaderParams(listed.inputSchema).params;
     const client = new CallClient({
       url,

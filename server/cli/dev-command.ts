@@ -1,74 +1,151 @@
 /**
- * `baton dev`: serves the tools over HTTP and reloads them when a file changes, in one process
- * (no watcher parent, no compile step), so Ctrl-C or SIGTERM stops everything at once. A reload
- * imports the tools module anew (tools-module.ts) and swaps the served list only if it passes
- * every start-up check; otherwise it prints the problems and keeps serving the last good list.
- * Clients that listen for `toolsListChanged` hear of each change (subscriptions/listen).
+ * `baton dev`: serves the tools over HTTP exactly as `baton serve` does (through `serve()`: the
+ * same settings, tokens, Host lists, limits and warnings) and reloads them on every save, in one
+ * process (no watcher parent, no compile step), so Ctrl-C or SIGTERM stops everything at once.
+ *
+ * The project's folder is watched with chokidar: `fs.watch(dir, { recursive: true })` loses a
+ * file once an editor saves it by rename-and-replace (atomic save, `sed -i`) on Node 20 and 22,
+ * and a dev loop that silently serves stale code is worse than none. Each change (edit, atomic
+ * save, truncate-and-write, new file, deleted file) reloads the tools module anew
+ * (tools-module.ts) and logs which file caused it; the served list is swapped only if it passes
+ * every start-up check. A reload that fails says so loudly, naming the file and line, and the
+ * last good list keeps serving. Clients that listen for `toolsListChanged` hear of each change.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { dirname } from 'node:path';
-import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
-import { createServer } from '../create-server.js';
+import { relative } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { configFromEnvironment } from './config.js';
 import { ConfigurationError, stderrLogger, type LiveToolRegistry, type ToolDefinition } from '../engine/index.js';
-import { pageVisitor } from '../http/index.js';
+import { pageVisitor, staticBearerTokens } from '../http/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { serveWithConfig } from '../serve.js';
 import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
-import { DEFAULT_TOOLS_MODULE, loadTools, toolsModulePath } from './tools-module.js';
+import {
+  describeSource,
+  examplesModulePath,
+  examplesNotice,
+  findToolsSource,
+  loadToolsModule,
+} from './tools-module.js';
 
 const RELOAD_DELAY_MS = 100;
-const IGNORED = /(^|[/\\])(node_modules|dist|\.git|docs)([/\\]|$)/;
+/** Folders whose files never change the tools: dependencies, builds, generated docs, VCS. */
+const IGNORED = /(^|[/\\])(node_modules|dist|\.git|docs|coverage)([/\\]|$)/;
+const SOURCE_FILE = /\.(ts|mts|cts|js|mjs|cjs|json)$/;
 
-export async function devCommand(args: string[]): Promise<number> {
+export interface DevCommandOptions {
+  tools?: string;
+}
+
+/** Where a failed reload went wrong: the first `file:line:col` under the project, if any. */
+export function failureLocation(error: unknown, root: string): string | undefined {
+  let text = `${(error as Error)?.message ?? ''}\n${(error as Error)?.stack ?? ''}`;
+  try {
+    // A CommonJS module's frames name it URL-encoded (tsx: `data:…?filePath=%2F…`).
+    text = decodeURIComponent(text);
+  } catch {
+    // Not URL-encoded after all: read it as it is.
+  }
+  for (const [, file, line, column] of text.matchAll(/(?:file:\/\/)?(\/[^\s():?]+)(?:\?[^\s:)]*)?:(\d+):(\d+)/g)) {
+    if (file!.startsWith(root) && !IGNORED.test(relative(root, file!))) {
+      return `${relative(process.cwd(), file!) || file}:${line}:${column}`;
+    }
+  }
+  return undefined;
+}
+
+function failureBanner(changed: string, error: unknown, root: string): string {
+  const message = error instanceof ConfigurationError ? error.message : ((error as Error)?.message ?? String(error));
+  const at = failureLocation(error, root);
+  return [
+    '',
+    '################################################################################',
+    `#  baton dev: RELOAD FAILED after ${changed}`,
+    '#  Still serving the previous tools. Fix the error below and save again.',
+    '################################################################################',
+    ...(at ? [`at ${at}`] : []),
+    message,
+    '',
+  ].join('\n');
+}
+
+export async function devCommand(options: DevCommandOptions): Promise<number> {
   const config = configFromEnvironment();
-  if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
-  const modulePath = toolsModulePath(args);
-  // The repository's own list: watch the whole checkout (machines/ and the engine they import).
-  const watched = modulePath === DEFAULT_TOOLS_MODULE ? PACKAGE_ROOT : dirname(modulePath);
+  const source = findToolsSource(options.tools);
+  const notice = examplesNotice(source);
+  if (notice) process.stderr.write(`${notice}\n`);
+  const modulePath = source.module ?? examplesModulePath();
+  // The project's whole folder (a tool may import from anywhere in it); here, the whole checkout.
+  const watched = source.module ? source.root : PACKAGE_ROOT;
   const vault = createMemoryVault();
   const examples = { publicUrl: config.publicUrl, vault };
-  const baton = createServer({
-    tools: await loadTools(modulePath, examples, true),
+  const first = await loadToolsModule(modulePath, examples);
+
+  const watcher: FSWatcher = watch(watched, {
+    ignoreInitial: true,
+    ignored: (path, stats) =>
+      IGNORED.test(relative(watched, path)) || (stats?.isFile() === true && !SOURCE_FILE.test(path)),
+  });
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  const serving = await serveWithConfig(config, {
+    ...first,
     liveTools: true,
     keyRing: config.keyRing,
-    host: config.host,
-    logger: stderrLogger,
-    // The connect-payments example's page, when the examples are served.
-    routers:
-      modulePath === DEFAULT_TOOLS_MODULE
-        ? [vaultPageRouter(vault, { keyRing: config.keyRing, identify: pageVisitor(undefined) })]
-        : [],
+    // The connect-payments example's page, where the examples are served.
+    routers: source.module
+      ? []
+      : [
+          vaultPageRouter(vault, {
+            keyRing: config.keyRing,
+            identify: pageVisitor(config.tokens ? staticBearerTokens(config.tokens) : undefined),
+            asksForToken: Boolean(config.tokens),
+          }),
+        ],
   });
-  const registry = baton.registry as LiveToolRegistry;
-  const { server, url } = await baton.listen(config.port, config.host);
+  const registry = serving.baton.registry as LiveToolRegistry;
   const names = (tools: ToolDefinition[]) => tools.map((tool) => tool.name).sort();
-  stderrLogger.info('listening', { url, watching: watched, tools: names(registry.list()) });
+  stderrLogger.info('watching', { folder: watched, tools: describeSource(source) });
 
+  const changes = new Map<string, string>();
   let timer: NodeJS.Timeout | undefined;
   let reloading = Promise.resolve();
   const reload = async () => {
+    const changed = [...changes].map(([file, event]) => `${relative(process.cwd(), file) || file} (${event})`);
+    changes.clear();
+    if (changed.length === 0) return;
+    const cause = changed.join(', ');
     try {
-      const tools = await loadTools(modulePath, examples, true);
+      const { tools } = await loadToolsModule(modulePath, examples);
       const before = JSON.stringify(names(registry.list()));
       registry.replace(tools);
-      stderrLogger.info('reloaded', { tools: names(tools), listChanged: before !== JSON.stringify(names(tools)) });
+      stderrLogger.info('reloaded', {
+        changed: cause,
+        tools: names(tools),
+        listChanged: before !== JSON.stringify(names(tools)),
+      });
     } catch (error) {
-      // The last good list stays served; the author sees what to fix.
-      const message = error instanceof ConfigurationError ? error.message : ((error as Error)?.stack ?? String(error));
-      process.stderr.write(`baton dev: not reloaded, still serving the previous tools:\n${message}\n`);
+      // The last good list stays served; the author sees what to fix, and where.
+      stderrLogger.error('reload_failed', { changed: cause, at: failureLocation(error, watched) });
+      process.stderr.write(failureBanner(cause, error, watched));
     }
   };
-  const watcher: FSWatcher = watch(watched, { recursive: true }, (_event, file) => {
-    if (!file || IGNORED.test(file) || !/\.(ts|js|mjs|json)$/.test(file)) return;
+  watcher.on('all', (event, path) => {
+    if (event === 'addDir' || event === 'unlinkDir' || !SOURCE_FILE.test(path)) return;
+    const kind = event === 'add' ? 'created' : event === 'unlink' ? 'deleted' : 'changed';
+    // A file created and then written in one burst was created.
+    if (!(kind === 'changed' && changes.get(path) === 'created')) changes.set(path, kind);
     clearTimeout(timer);
     timer = setTimeout(() => (reloading = reloading.then(reload)), RELOAD_DELAY_MS);
   });
+  watcher.on('error', (error) => stderrLogger.error('watch_failed', { error: String(error) }));
 
   return new Promise<number>((resolve) => {
     const stop = () => {
-      watcher.close();
       clearTimeout(timer);
-      server.closeAllConnections();
-      server.close(() => void baton.close().finally(() => resolve(0)));
+      void watcher.close().finally(() => {
+        serving.server.closeAllConnections();
+        serving.server.close(() => void serving.baton.close().finally(() => resolve(0)));
+      });
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -1,9 +1,9 @@
 /**
  * `baton docs` (write or check docs/tools/*.md) and `baton diagram <name>` (print a machine's
- * Mermaid text). Both document what `baton serve` serves: the example tools, and with
- * `--conformance` the conformance fixtures (tools, prompts and resources) too.
+ * Mermaid text). Both document what `baton serve` serves: the named tools (tools-module.ts), or
+ * the example tools where none are named; with `--conformance` the conformance fixtures too.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import {
   compareDocsFiles,
   DOCS_PUBLIC_URL,
@@ -18,34 +18,45 @@ import {
   type DocsContent,
 } from '../docs-site/index.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
-import { PACKAGE_ROOT } from '../package-root.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
 import { tools as userTools } from '../../machines/tools/index.js';
-
-const REPOSITORY_ROOT = PACKAGE_ROOT;
+import { conformanceAsked } from './served-catalogue.js';
+import { describeSource, examplesNotice, findToolsSource, loadToolsModule, type ToolsSource } from './tools-module.js';
 
 /** What the committed docs describe: the example tools as `npm start` serves them. */
 export function committedDocsContent(): DocsContent {
   return { tools: exampleTools({ publicUrl: DOCS_PUBLIC_URL, vault: createMemoryVault() }) };
 }
 
-function contentFor(args: string[]): DocsContent {
-  const content = committedDocsContent();
-  if (!args.includes('--conformance')) return content;
+/** What the named tools module holds, or where none is named the examples as committed here. */
+async function contentOf(source: ToolsSource, conformance: boolean): Promise<DocsContent> {
+  const examples = { publicUrl: DOCS_PUBLIC_URL, vault: createMemoryVault() };
+  const content: DocsContent = source.module ? await loadToolsModule(source.module, examples) : committedDocsContent();
+  if (!conformance) return content;
   const fixtures = conformanceFixtures();
-  return { tools: [...content.tools, ...fixtures.tools], prompts: fixtures.prompts, resources: fixtures.resources };
+  return {
+    tools: [...content.tools, ...fixtures.tools],
+    prompts: [...(content.prompts ?? []), ...fixtures.prompts],
+    resources: [...(content.resources ?? []), ...fixtures.resources],
+  };
 }
 
-function option(args: string[], name: string): string | undefined {
-  const index = args.indexOf(name);
-  return index >= 0 ? args[index + 1] : undefined;
+export interface DocsCommandOptions {
+  tools?: string;
+  out?: string;
+  check?: boolean;
+  conformance?: boolean;
 }
 
-/** `baton docs [--check] [--out DIR] [--conformance]`; exit 1 when --check finds a difference. */
-export async function docsCommand(args: string[]): Promise<number> {
-  const dir = option(args, '--out') ?? join(REPOSITORY_ROOT, DOCS_TOOLS_DIR);
-  const files = await renderDocsFiles(contentFor(args));
-  if (!args.includes('--check')) {
+/** `baton docs [--check] [--out DIR] [--tools FILE] [--conformance]`; exit 1 when --check finds a difference. */
+export async function docsCommand(options: DocsCommandOptions): Promise<number> {
+  const source = findToolsSource(options.tools);
+  const notice = examplesNotice(source);
+  if (notice) process.stderr.write(`${notice}\n`);
+  // The project's docs/tools/ (beside its package.json), never the installed package's.
+  const dir = options.out ? resolve(options.out) : join(source.root, DOCS_TOOLS_DIR);
+  const files = await renderDocsFiles(await contentOf(source, conformanceAsked(options.conformance)));
+  if (!options.check) {
     await writeDocsFiles(dir, files);
     process.stdout.write(`Wrote ${files.size} pages to ${dir}\n`);
     return 0;
@@ -60,26 +71,36 @@ export async function docsCommand(args: string[]): Promise<number> {
   return 0;
 }
 
-/** `baton diagram <name> [--sequence]`: a tool's (prompt's, resource's) state diagram, or the sequence of its example. */
-export async function diagramCommand(args: string[]): Promise<number> {
-  const name = args.find((arg) => !arg.startsWith('--'));
+export interface DiagramCommandOptions {
+  tools?: string;
+  sequence?: boolean;
+}
+
+/**
+ * `baton diagram <name> [--sequence]`: a tool's (prompt's, resource's) state diagram, or the
+ * sequence of its example. Where no tools are named: the examples, machines/tools/ and the
+ * conformance fixtures.
+ */
+export async function diagramCommand(options: DiagramCommandOptions, name: string | undefined): Promise<number> {
+  const source = findToolsSource(options.tools);
   const fixtures = conformanceFixtures();
-  const flows = documentedFlows({
-    tools: [...committedDocsContent().tools, ...userTools, ...fixtures.tools],
-    prompts: fixtures.prompts,
-    resources: fixtures.resources,
-  });
+  const content: DocsContent = source.module
+    ? await loadToolsModule(source.module, { publicUrl: DOCS_PUBLIC_URL, vault: createMemoryVault() })
+    : {
+        tools: [...committedDocsContent().tools, ...userTools, ...fixtures.tools],
+        prompts: fixtures.prompts,
+        resources: fixtures.resources,
+      };
+  const flows = documentedFlows(content);
   const flow = flows.find((f) => flowName(f) === name);
   if (!flow) {
     process.stderr.write(
-      `${name ? `No tool, prompt or resource named "${name}".` : 'Name a tool.'} Known:\n  ${flows.map(flowName).join('\n  ')}\n`,
+      `${name ? `No tool, prompt or resource named "${name}" in ${describeSource(source)}.` : 'Name a tool.'} Known:\n  ${flows.map(flowName).join('\n  ')}\n`,
     );
     return 2;
   }
   process.stdout.write(
-    args.includes('--sequence')
-      ? toSequenceDiagram(await runConversation(flow))
-      : toStateDiagram(flow.definition.machine),
+    options.sequence ? toSequenceDiagram(await runConversation(flow)) : toStateDiagram(flow.definition.machine),
   );
   return 0;
 }

@@ -1,14 +1,17 @@
 /**
  * `baton new <tool>`: writes a tool's machine, its test and its registration, ready to run
- * (`npm test` walks every path of it; `baton dev` serves it). In this repository the tool goes
- * to machines/tools/ (apart from the examples) and its test to test/machines/tools/. With
- * `--project <dir>` it starts a fresh project that depends on the package; with `--tools <file>`
- * it adds a tool to an existing project's tools module. It never overwrites a file.
+ * (`npm test` walks every path of it; `baton dev` serves it). In a project, the tool goes beside
+ * the tools module its package.json names (or `--tools <file>`), its test to the project's test/.
+ * In this repository (no tools named) the tool goes to machines/tools/ (apart from the examples)
+ * and its test to test/machines/tools/. With `--project <dir>` it starts a fresh project that
+ * depends on the package (package-specifier.ts). It never overwrites a file.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ConfigurationError } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_NAME, packageSpecifier } from './package-specifier.js';
+import { findToolsSource } from './tools-module.js';
 import {
   camelName,
   projectFiles,
@@ -21,22 +24,6 @@ import {
 } from './scaffold-templates.js';
 
 const TOOL_FILE_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
-
-function option(args: string[], name: string): string | undefined {
-  const at = args.indexOf(name);
-  if (at < 0) return undefined;
-  const value = args[at + 1];
-  if (!value || value.startsWith('--')) throw new ConfigurationError(`${name} needs a value.`);
-  return value;
-}
-
-function positional(args: string[]): string | undefined {
-  for (let i = 0; i < args.length; i++) {
-    if (args[i]!.startsWith('--')) i++;
-    else return args[i];
-  }
-  return undefined;
-}
 
 /** A relative module specifier from `fromDir` to `file` (without extension), as imports write it. */
 function specifier(fromDir: string, file: string): string {
@@ -74,16 +61,16 @@ export function register(indexPath: string, name: string, from: string): void {
   writeFileSync(indexPath, lines.join('\n'));
 }
 
-function newProject(dir: string, name: string): string[] {
+function newProject(dir: string, name: string, dependency: string): string[] {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new ConfigurationError(`${dir} is not empty; give baton new --project a new folder.`);
   }
   const project = basename(resolve(dir))
     .toLowerCase()
     .replace(/[^a-z0-9-]/g, '-');
-  const imports: ScaffoldImports = { authoring: 'baton', testing: 'baton/testing', tool: `../tools/${name}` };
+  const imports: ScaffoldImports = { authoring: 'baton-mcp', testing: 'baton-mcp/testing', tool: `../tools/${name}` };
   const files = Object.fromEntries(
-    Object.entries(projectFiles(project)).map(([path, text]) => [join(dir, path), text]),
+    Object.entries(projectFiles(project, dependency, name)).map(([path, text]) => [join(dir, path), text]),
   );
   return writeNew({
     ...files,
@@ -100,8 +87,8 @@ function newProjectTool(indexPath: string, name: string): string[] {
   const toolPath = join(dirname(indexPath), `${name}.ts`);
   const testPath = join(root, 'test', `${name}.test.ts`);
   const imports = {
-    authoring: 'baton',
-    testing: 'baton/testing',
+    authoring: 'baton-mcp',
+    testing: 'baton-mcp/testing',
     tool: specifier(dirname(testPath), toolPath.slice(0, -3)),
   };
   const written = writeNew({ [toolPath]: toolSource(name, imports), [testPath]: testSource(name, imports) });
@@ -114,7 +101,9 @@ function newRepositoryTool(root: string, name: string): string[] {
   const toolDir = join(root, 'machines', 'tools');
   const indexPath = join(toolDir, 'index.ts');
   if (!existsSync(indexPath))
-    throw new ConfigurationError(`${indexPath} is missing: run baton new in a Baton checkout, or use --project.`);
+    throw new ConfigurationError(
+      `No tools module is named here: add "baton": { "tools": "tools/index.ts" } to package.json (or pass --tools FILE), or start a project with baton new --project DIR.`,
+    );
   const toolPath = join(toolDir, `${name}.ts`);
   const testPath = join(root, 'test', 'machines', 'tools', `${name}.test.ts`);
   const written = writeNew({
@@ -133,23 +122,53 @@ function newRepositoryTool(root: string, name: string): string[] {
   return [...written, indexPath];
 }
 
-export async function newCommand(args: string[]): Promise<number> {
-  const project = option(args, '--project');
-  const toolsModule = option(args, '--tools');
-  const name = positional(args) ?? (project ? 'hello' : undefined);
-  if (!name) throw new ConfigurationError('Usage: baton new <tool> [--project DIR | --tools FILE]');
+/**
+ * A project on a checkout imports the checkout's compiled entry points (package.json `exports`
+ * name dist/), so the checkout must be built first, and again after Baton changes: said, not
+ * done here (a build takes a minute, and `baton new` never changes the checkout).
+ */
+function checkoutBuildStep(checkout: string): string {
+  const built = existsSync(join(checkout, 'dist', 'server', 'engine', 'authoring', 'index.js'));
+  process.stdout.write(
+    built
+      ? `The project imports ${checkout}/dist: after changing Baton, run npm run build there.\n`
+      : `The project imports ${checkout}/dist, which is not built yet: run npm run build there first.\n`,
+  );
+  return built ? '' : `npm run build --prefix ${checkout} && `;
+}
+
+export interface NewCommandOptions {
+  project?: string;
+  tools?: string;
+  root?: string;
+}
+
+export async function newCommand(options: NewCommandOptions, positional: string | undefined): Promise<number> {
+  const { project } = options;
+  const name = positional ?? (project ? 'hello' : undefined);
+  if (!name) throw new ConfigurationError('Name the tool: baton new <tool> (or baton new --project DIR).');
   if (!TOOL_FILE_NAME.test(name)) {
     throw new ConfigurationError(
       `"${name}": a new tool's name is lower-case words joined by dashes (expense-approval).`,
     );
   }
-  const written = project
-    ? newProject(project, name)
-    : toolsModule
-      ? newProjectTool(resolve(toolsModule), name)
-      : newRepositoryTool(resolve(option(args, '--root') ?? PACKAGE_ROOT), name);
+  let written: string[];
+  let next: string;
+  if (project) {
+    const dependency = packageSpecifier();
+    written = newProject(project, name, dependency.specifier);
+    process.stdout.write(`${PACKAGE_NAME}: ${dependency.specifier} (${dependency.origin})\n`);
+    const build = dependency.origin === 'checkout' ? checkoutBuildStep(PACKAGE_ROOT) : '';
+    next = `${build}cd ${project} && npm install && npm test && npm run dev`;
+  } else {
+    // The tools module --tools or package.json names; where none is named, this checkout's layout.
+    const source = options.root ? undefined : findToolsSource(options.tools);
+    written = source?.module
+      ? newProjectTool(source.module, name)
+      : newRepositoryTool(resolve(options.root ?? PACKAGE_ROOT), name);
+    next = 'npm test, then npx baton dev';
+  }
   for (const path of written) process.stdout.write(`wrote ${relative(process.cwd(), path) || path}\n`);
-  const next = project ? `cd ${project} && npm install && npm test && npm run dev` : 'npm test, then npx baton dev';
   process.stdout.write(`Next: ${next}\n`);
   return 0;
 }

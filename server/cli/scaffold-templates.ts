@@ -4,7 +4,9 @@
  * files a fresh project needs. `imports` says where the authoring API and the test kit come from:
  * relative paths inside this repository, the package's entry points in a project.
  */
-import { BATON_VERSION } from '../version.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.js';
 
 export interface ScaffoldImports {
   authoring: string;
@@ -92,7 +94,7 @@ export const REGISTRATION_MARKER = '// baton new: registrations go above this li
 export function projectToolsIndex(name: string): string {
   const { importLine, entry } = registration(name, `./${name}`);
   return `/** What this project serves: \`baton new <tool>\` adds each tool here. */
-import type { ToolDefinition } from 'baton';
+import type { ToolDefinition } from 'baton-mcp';
 ${importLine}
 
 export const tools: ToolDefinition[] = [
@@ -102,7 +104,19 @@ export const tools: ToolDefinition[] = [
 `;
 }
 
-export function projectFiles(project: string): Record<string, string> {
+/** A dependency's range as this package declares it, so a project gets what Baton is tested with. */
+function ownRange(name: string): string {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
+  const range = manifest.dependencies?.[name] ?? manifest.devDependencies?.[name];
+  if (!range) throw new Error(`package.json lists no ${name}`);
+  return range;
+}
+
+/** `dependency`: how the project depends on baton-mcp (package-specifier.ts); `tool`: its first tool. */
+export function projectFiles(project: string, dependency: string, tool: string): Record<string, string> {
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   return {
     'package.json': json({
@@ -110,19 +124,22 @@ export function projectFiles(project: string): Record<string, string> {
       version: '0.1.0',
       private: true,
       type: 'module',
+      // Every baton command serves, calls, draws and documents the tools this module exports.
+      baton: { tools: 'tools/index.ts' },
       scripts: {
-        dev: 'baton dev --tools tools/index.ts',
-        start: 'baton serve --tools tools/index.ts',
+        start: 'baton serve',
+        dev: 'baton dev',
         test: 'tsc --noEmit && mocha',
-        new: 'baton new --tools tools/index.ts',
+        docs: 'baton docs',
+        new: 'baton new',
       },
-      dependencies: { baton: `^${BATON_VERSION}`, xstate: '^5.33.3' },
+      dependencies: { 'baton-mcp': dependency, xstate: ownRange('xstate') },
       devDependencies: {
-        '@types/mocha': '^10.0.10',
-        '@types/node': '^20.19.43',
-        mocha: '^12.0.3',
-        tsx: '^4.23.15',
-        typescript: '^5.9.3',
+        '@types/mocha': ownRange('@types/mocha'),
+        '@types/node': ownRange('@types/node'),
+        mocha: ownRange('mocha'),
+        tsx: ownRange('tsx'),
+        typescript: ownRange('typescript'),
       },
     }),
     'tsconfig.json': json({
@@ -139,6 +156,22 @@ export function projectFiles(project: string): Record<string, string> {
     }),
     '.mocharc.json': json({ 'node-option': ['import=tsx'], extension: ['ts'], spec: ['test/**/*.test.ts'] }),
     '.gitignore': 'node_modules/\n',
-    'README.md': `# ${project}\n\nMCP tools served by [Baton](https://www.npmjs.com/package/baton), each an XState machine under tools/.\n\n\`\`\`sh\nnpm install\nnpm run dev                 # serve on http://127.0.0.1:3000/mcp, reloading tools as you edit them\nnpm test                    # every path of every tool, through real rounds\nnpx baton new <tool> --tools tools/index.ts   # another tool, its test and its registration\n\`\`\`\n`,
+    'README.md': `# ${project}
+
+MCP tools served by [Baton](https://www.npmjs.com/package/baton-mcp), each an XState machine under
+tools/. \`tools/index.ts\` lists them; package.json names it (\`"baton": { "tools": … }\`), and every
+\`baton\` command takes the tools from there.
+
+\`\`\`sh
+npm install
+npm start                   # serve on http://127.0.0.1:3000/mcp (npx baton stdio: over stdin/stdout)
+npm run dev                 # the same, reloading the tools on every save
+npm test                    # every path of every tool, through real rounds
+npx baton call ${tool}        # walk a tool's flow in the terminal
+npx baton diagram ${tool}     # its state diagram (Mermaid)
+npx baton docs              # a page per tool in docs/tools/
+npx baton new <tool>        # another tool, its test and its registration
+\`\`\`
+`,
   };
 }

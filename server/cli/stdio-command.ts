@@ -15,30 +15,41 @@ import { createMcpService } from '../create-mcp-service.js';
 import { stderrLogger, type KeyRing } from '../engine/index.js';
 import { originGuard } from '../http/index.js';
 import { checkSingleUseGuard, openHostWarning, originPolicyOf, securityOptions } from './security-options.js';
-import { servedCatalogue } from './served-catalogue.js';
+import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
 import { taskOptions } from './task-options.js';
+import { describeSource, examplesNotice, findToolsSource } from './tools-module.js';
 import { principalFromEnvironment, serveStdio } from '../stdio/index.js';
 import { createMemoryVault, vaultPageRouter, type SecretVault } from '../../machines/index.js';
 
-export async function stdioCommand(args: string[]): Promise<void> {
+export interface StdioCommandOptions {
+  tools?: string;
+  conformance?: boolean;
+}
+
+export async function stdioCommand(options: StdioCommandOptions): Promise<number> {
   const config = configFromEnvironment();
+  const source = findToolsSource(options.tools);
+  const notice = examplesNotice(source);
+  if (notice) process.stderr.write(`${notice}\n`);
   if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
-  // The vault page listens on HOST: off loopback it needs a Host list like `serve`.
-  const openHost = openHostWarning(config);
-  if (openHost) process.stderr.write(`${openHost}\n`);
   const vault = createMemoryVault();
   const principal = principalFromEnvironment();
-  const page = await listenVaultPage(vault, process.env.PORT ? config.port : 0, config, principal.id);
-  const examples = { publicUrl: process.env.BATON_PUBLIC_URL ? config.publicUrl : page.origin, vault };
-  const catalogue = servedCatalogue(args, examples);
+  // The examples' vault page listens on HOST: off loopback it needs a Host list like `serve`.
+  const openHost = source.module ? undefined : openHostWarning(config);
+  if (openHost) process.stderr.write(`${openHost}\n`);
+  const page = source.module
+    ? undefined
+    : await listenVaultPage(vault, process.env.PORT ? config.port : 0, config, principal.id);
+  const examples = { publicUrl: page && !process.env.BATON_PUBLIC_URL ? page.origin : config.publicUrl, vault };
+  const catalogue = await servedCatalogue(source, examples, conformanceAsked(options.conformance));
   // Limits and the single-use guard as on HTTP; no bearer tokens: stdio takes its user from the
   // environment (spec, basic/authorization).
-  const { authenticate: _authenticate, protectedResource: _protectedResource, ...options } = securityOptions(config);
-  await checkSingleUseGuard(options, stderrLogger);
+  const { authenticate: _authenticate, protectedResource: _protectedResource, ...security } = securityOptions(config);
+  await checkSingleUseGuard(security, stderrLogger);
   // The service alone: no HTTP app, so no docs pages (nor their start-up check).
   const baton = createMcpService({
     ...catalogue,
-    ...options,
+    ...security,
     ...taskOptions(config, catalogue.tools),
     keyRing: config.keyRing,
   });
@@ -51,17 +62,22 @@ export async function stdioCommand(args: string[]): Promise<void> {
     logger: stderrLogger,
     principal,
   });
-  stderrLogger.info('stdio_ready', { vaultPage: examples.publicUrl, tools: catalogue.tools.map((t) => t.name) });
+  stderrLogger.info('stdio_ready', {
+    tools: catalogue.tools.map((t) => t.name),
+    from: describeSource(source),
+    ...(source.module ? {} : { vaultPage: examples.publicUrl }),
+  });
 
   const stop = () => void connection.close();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   await connection.closed;
-  page.server.closeAllConnections();
-  page.server.close();
+  page?.server.closeAllConnections();
+  page?.server.close();
   await baton.close();
   // Exit once the last answer is flushed: a timer or socket left behind must not hold the client.
   process.stdout.write('', () => process.exit(0));
+  return -1;
 }
 
 /**

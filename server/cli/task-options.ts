@@ -8,7 +8,11 @@ import { TASKS_IN_MEMORY_WARNING, type EnvironmentConfig } from './config.js';
 import type { TaskOptions } from '../create-server.js';
 import { BullMqTaskQueue, definedFields, RedisTaskStore, type ToolDefinition } from '../engine/index.js';
 
-export function taskOptions(config: EnvironmentConfig, tools: ToolDefinition[]): { tasks?: TaskOptions } {
+export function taskOptions(
+  config: EnvironmentConfig,
+  tools: ToolDefinition[],
+  warnInMemory: () => void = () => void process.stderr.write(`${TASKS_IN_MEMORY_WARNING}\n`),
+): { tasks?: TaskOptions } {
   if (!tools.some((tool) => tool.task !== undefined)) return {};
   const { ttlSeconds, pollIntervalMs, lockMs, concurrency, stepBudgetMs } = config.tasks;
   const tasks: TaskOptions = definedFields({
@@ -17,7 +21,7 @@ export function taskOptions(config: EnvironmentConfig, tools: ToolDefinition[]):
     stepBudgetMs,
   });
   if (!config.redisUrl) {
-    process.stderr.write(`${TASKS_IN_MEMORY_WARNING}\n`);
+    warnInMemory();
     return { tasks };
   }
   return {

@@ -18,16 +18,13 @@ import { ConfigurationError, generateKeyEntry, type Logger } from '../engine/ind
 
 export const CONFIGURATION_EXIT_CODE = 78;
 
-/** `--workers N` or `--workers=N`; undefined without the flag. */
-export function workerCountFrom(args: string[]): number | undefined {
-  const index = args.findIndex((arg) => arg === '--workers' || arg.startsWith('--workers='));
-  if (index === -1) return undefined;
-  const arg = args[index]!;
-  const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[index + 1];
+/** The value of `--workers` as a count; undefined without the option. */
+export function workerCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
   const count = Number(value);
-  if (!Number.isSafeInteger(count) || count < 1 || count > 1024) {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(count) || count < 1 || count > 1024) {
     throw new ConfigurationError(
-      `--workers must be a whole number from 1 to 1024, got "${value ?? ''}". Use e.g. --workers 4 (one per core).`,
+      `--workers must be a whole number from 1 to 1024, got "${value}". Use e.g. --workers 4 (one per core).`,
     );
   }
   return count;

@@ -14,7 +14,8 @@ import { ConfigurationError, type Logger } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
 export interface DocsRoutesOptions {
-  content: DocsContent;
+  /** What the pages document; a function is read on each request (a live tool list, `baton dev`). */
+  content: DocsContent | (() => DocsContent);
   logger: Logger;
   /** Where the pages are mounted (`/docs`). */
   base?: string;
@@ -61,8 +62,20 @@ export function docsRouter(options: DocsRoutesOptions): Router {
   // The generator is loaded on the first docs request, not at start-up: an instance that is never
   // asked for docs (a worker behind a balancer) starts as fast as one without them.
   let loaded: Promise<{ site: DocsSite; docs: typeof import('../docs-site/index.js') }> | undefined;
-  const load = () =>
-    (loaded ??= import('../docs-site/index.js').then((docs) => ({ site: new docs.DocsSite(options.content), docs })));
+  let documented: DocsContent['tools'] | undefined;
+  const load = () => {
+    const content = typeof options.content === 'function' ? options.content() : options.content;
+    // A new tool list (a reload) makes a new site; the same list keeps the pages already made.
+    const same =
+      documented !== undefined &&
+      documented.length === content.tools.length &&
+      documented.every((tool, n) => tool === content.tools[n]);
+    if (!same) {
+      documented = content.tools;
+      loaded = import('../docs-site/index.js').then((docs) => ({ site: new docs.DocsSite(content), docs }));
+    }
+    return loaded!;
+  };
 
   const sendPage = async (ctx: Context, page: DocPage) => {
     const { docs, site } = await load();

@@ -1,5 +1,5 @@
 /**
- * `baton/testing`: the test kit for tool authors (docs/testing.md).
+ * `baton-mcp/testing`: the test kit for tool authors (docs/testing.md).
  * - `runFlow(tool, args, answers)`: one run through real rounds, sealed state and tasks included;
  * - `planPaths(tool)` / `walkPaths(tool)`: every path of the machine graph, replayed and checked
  *   against where the plan says it ends; answer variants and actor outcomes (`done`, `fail`) walk

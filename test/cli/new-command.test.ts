@@ -1,7 +1,7 @@
 /**
  * `baton new`: the tool, its test and its registration it writes run as written. In this
  * repository's layout (a copy under a temporary root, so the real machines/tools/ is untouched),
- * and as a fresh project on the package (its `baton` dependency stood in by this checkout).
+ * and as a fresh project on the package (its `baton-mcp` dependency stood in by this checkout).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -65,26 +65,46 @@ describe('baton new', function () {
       const made = baton(['new', '--project', project, 'expense-approval']);
       expect(made.status, made.stderr).to.equal(0);
       const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-      expect(pkg.dependencies.baton).to.be.a('string');
-      expect(pkg.scripts.dev).to.equal('baton dev --tools tools/index.ts');
+      // Made from this checkout: the dependency is the checkout itself.
+      expect(pkg.dependencies['baton-mcp']).to.equal(`file:${ROOT.replace(/\/$/, '')}`);
+      expect(pkg.baton).to.deep.equal({ tools: 'tools/index.ts' });
+      expect(pkg.scripts).to.include({ start: 'baton serve', dev: 'baton dev', test: 'tsc --noEmit && mocha' });
       expect(readFileSync(join(project, 'tools/index.ts'), 'utf8')).to.include('expenseApprovalTool,');
-      // node_modules as `npm install` would leave it, with this checkout standing in for `baton`.
+      // node_modules as `npm install` would leave it, with this checkout standing in for `baton-mcp`.
       const modules = join(project, 'node_modules');
       mkdirSync(modules);
       for (const name of readdirSync(join(ROOT, 'node_modules'))) {
         if (!name.startsWith('.')) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
       }
-      const shim = join(modules, 'baton');
+      const shim = join(modules, 'baton-mcp');
       mkdirSync(shim);
       writeFileSync(
         join(shim, 'package.json'),
-        JSON.stringify({ name: 'baton', type: 'module', exports: { '.': './index.ts', './testing': './testing.ts' } }),
+        JSON.stringify({
+          name: 'baton-mcp',
+          type: 'module',
+          exports: { '.': './index.ts', './testing': './testing.ts' },
+        }),
       );
       writeFileSync(join(shim, 'index.ts'), `export * from '${join(ROOT, 'server/engine/index.ts')}';\n`);
       writeFileSync(join(shim, 'testing.ts'), `export * from '${join(ROOT, 'server/testing/index.ts')}';\n`);
       const run = mocha(project, []);
       expect(run.status, run.stdout + run.stderr).to.equal(0);
       expect(run.stdout).to.include('expense-approval: every path of the machine');
+    });
+
+    it('adds a tool to the tools module package.json names, without --tools', () => {
+      const project = join(dir, 'my-tools');
+      const made = baton(['new', 'approve-refund'], project);
+      expect(made.status, made.stderr).to.equal(0);
+      const index = readFileSync(join(project, 'tools/index.ts'), 'utf8');
+      expect(index).to.include("import { approveRefundTool } from './approve-refund.js';");
+      expect(index).to.match(/^ {2}approveRefundTool,$/m);
+      expect(readFileSync(join(project, 'test/approve-refund.test.ts'), 'utf8')).to.include(
+        "from '../tools/approve-refund.js'",
+      );
+      const run = mocha(project, [join(project, 'test/approve-refund.test.ts')]);
+      expect(run.status, run.stdout + run.stderr).to.equal(0);
     });
 
     it('refuses a folder that is not empty', () => {

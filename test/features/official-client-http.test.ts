@@ -6,7 +6,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMemoryVault, vaultPageRouter, type ExampleToolOptions } from '../../machines/index.js';
 import { pageVisitor } from '../../server/http/index.js';
-import { servedCatalogue } from '../../server/cli/served-catalogue.js';
+import { examplesCatalogue } from '../../server/cli/served-catalogue.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 import { clientCases } from './client-cases.js';
 
@@ -19,7 +19,7 @@ describe('official client (@modelcontextprotocol/client) against Baton over Stre
   before(async () => {
     const keyRing = testKeyRing();
     server = await startTestServer({
-      ...servedCatalogue(['--conformance'], examples),
+      ...examplesCatalogue(examples, true),
       keyRing,
       routers: [vaultPageRouter(examples.vault, { keyRing, identify: pageVisitor() })],
     });

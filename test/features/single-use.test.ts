@@ -41,6 +41,15 @@ describe('single-use states', () => {
       expect(counter.deployments).to.equal(1);
     });
 
+    it('answers a second presentation with the first answer whatever answers it carries', async () => {
+      const state = await confirmationState(server.url);
+      const first = await callTool(server.url, 'release', args, { requestState: state, inputResponses: confirmYes });
+      const declined = { confirm: { action: 'decline' } };
+      const second = await callTool(server.url, 'release', args, { requestState: state, inputResponses: declined });
+      expect(second.body.result).to.deep.equal(first.body.result);
+      expect(counter.deployments).to.equal(1);
+    });
+
     it('runs two concurrent presentations once; the other is told it is in progress', async () => {
       const state = await confirmationState(server.url);
       const responses = await Promise.all(

@@ -1,26 +1,22 @@
 /**
  * The package as a user gets it: `npm pack`, installed from the tarball into a fresh project
- * outside the repository, a tool written against `baton` compiled with `tsc --strict`, served
- * with `baton/server`, and one flow completed with the official client. Slow (a build and an
- * install; the npm cache makes the install quick after the first run).
+ * outside the repository (packed-install.ts), a tool written against `baton-mcp` compiled with
+ * `tsc --strict`, served with `baton-mcp/server`, and one flow completed with the official client.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
-
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
+import { packedInstall, REPO } from './packed-install.js';
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The first tool of docs/authoring.md, as written there, so the page cannot drift from the package. */
 const GREET_TOOL = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'authoring.md'), 'utf8'))![1]!;
 
-/** The project's server, in TypeScript too, so baton/server's declarations are checked as well. */
-const SERVE = `import { serve } from 'baton/server';
-import { testKeyRing } from 'baton/testing';
+/** The project's server, in TypeScript too, so baton-mcp/server's declarations are checked as well. */
+const SERVE = `import { serve } from 'baton-mcp/server';
+import { testKeyRing } from 'baton-mcp/testing';
 import { greetTool } from './greet.js';
 
 const serving = await serve({ tools: [greetTool], keyRing: testKeyRing(), port: 0, docs: false });
@@ -42,39 +38,12 @@ function bareImports(entry: string, seen = new Set<string>(), bare = new Set<str
 }
 
 describe('the packed package (npm pack, installed into a fresh project)', function () {
-  this.timeout(300_000);
-  let work: string;
+  this.timeout(600_000);
   let project: string;
   let server: ChildProcess | undefined;
 
-  before(function () {
-    work = mkdtempSync(join(tmpdir(), 'baton-pack-'));
-    execFileSync('npm', ['pack', '--silent', '--pack-destination', work], {
-      cwd: REPO,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'))!;
-    project = join(work, 'project');
-    mkdirSync(join(project, 'src'), { recursive: true });
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-    );
-    const typesNode = `@types/node@${JSON.parse(readFileSync(join(REPO, 'node_modules', '@types', 'node', 'package.json'), 'utf8')).version}`;
-    const install = [
-      'install',
-      '--silent',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      join(work, tarball),
-      typesNode,
-    ];
-    execFileSync('npm', install, {
-      cwd: project,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    });
+  before(async function () {
+    project = (await packedInstall()).userProject;
   });
 
   after(async function () {
@@ -82,28 +51,27 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
       server.kill('SIGTERM');
       await new Promise((done) => server!.once('exit', done));
     }
-    if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('exports baton, baton/server and baton/testing, and no internals', () => {
+  it('exports baton-mcp, baton-mcp/server and baton-mcp/testing, and no internals', () => {
     const run = (code: string) =>
       execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: project, encoding: 'utf8' });
     expect(
-      run(`const m = await import('baton'); console.log(typeof m.toolSetup, typeof m.defineTool)`).trim(),
+      run(`const m = await import('baton-mcp'); console.log(typeof m.toolSetup, typeof m.defineTool)`).trim(),
     ).to.equal('function function');
     expect(
-      run(`const m = await import('baton/server'); console.log(typeof m.createServer, typeof m.serve)`).trim(),
+      run(`const m = await import('baton-mcp/server'); console.log(typeof m.createServer, typeof m.serve)`).trim(),
     ).to.equal('function function');
-    expect(run(`const m = await import('baton/testing'); console.log(typeof m.testKeyRing)`).trim()).to.equal(
+    expect(run(`const m = await import('baton-mcp/testing'); console.log(typeof m.testKeyRing)`).trim()).to.equal(
       'function',
     );
-    expect(run(`const m = await import('baton'); console.log('isRecord' in m, 'FlowEngine' in m)`).trim()).to.equal(
+    expect(run(`const m = await import('baton-mcp'); console.log('isRecord' in m, 'FlowEngine' in m)`).trim()).to.equal(
       'false false',
     );
     expect(() =>
       execFileSync(
         process.execPath,
-        ['--input-type=module', '-e', `await import('baton/dist/server/engine/index.js')`],
+        ['--input-type=module', '-e', `await import('baton-mcp/dist/server/engine/index.js')`],
         {
           cwd: project,
           stdio: 'pipe',
@@ -112,12 +80,12 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
     ).to.throw(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
 
-  it('loads no Redis, BullMQ, Koa, ajv or crypto when a tool imports baton', () => {
-    const entry = join(project, 'node_modules', 'baton', 'dist', 'server', 'engine', 'authoring', 'index.js');
+  it('loads no Redis, BullMQ, Koa, ajv or crypto when a tool imports baton-mcp', () => {
+    const entry = join(project, 'node_modules', 'baton-mcp', 'dist', 'server', 'engine', 'authoring', 'index.js');
     expect([...bareImports(entry)]).to.deep.equal(['xstate']);
   });
 
-  it('compiles a tool written against baton, and its server, with tsc --strict', () => {
+  it('compiles a tool written against baton-mcp, and its server, with tsc --strict', () => {
     writeFileSync(join(project, 'src', 'greet.ts'), GREET_TOOL);
     writeFileSync(join(project, 'src', 'serve.ts'), SERVE);
     writeFileSync(
@@ -144,8 +112,8 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
     }
   });
 
-  it('serves the tool with baton/server and completes a flow with the official client', async () => {
-    server = spawn(process.execPath, ['dist/serve.js'], { cwd: project, stdio: ['ignore', 'pipe', 'inherit'] });
+  it('serves the tool with baton-mcp/server and completes a flow with the official client', async () => {
+    server = spawn(process.execPath, ['dist/serve.js'], { cwd: project, stdio: ['ignore', 'pipe', 'ignore'] });
     const url = await new Promise<string>((done, fail) => {
       let out = '';
       server!.stdout!.on('data', (chunk: Buffer) => {

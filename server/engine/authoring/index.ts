@@ -1,5 +1,5 @@
 /**
- * The authoring API, and all of it: what a tool author imports (the `baton` package entry).
+ * The authoring API, and all of it: what a tool author imports (the `baton-mcp` package entry).
  * Types and XState only: importing it loads no Redis, BullMQ, Koa, ajv or crypto.
  */
 export { toolSetup, type ToolSetup, type ToolSetupSpec } from './tool-setup.js';

@@ -48,7 +48,13 @@ export class KeyRing {
 }
 
 /** Parses `BATON_KEYS` (`kid:base64key[,kid:base64key…]`), failing with a message that says how to fix it. */
-export function parseKeyRing(spec: string): KeyRing {
+export function parseKeyRing(spec: string | undefined): KeyRing {
+  // `parseKeyRing(process.env.BATON_KEYS!)` with the variable unset: say so, not a TypeError.
+  if (typeof spec !== 'string' || spec.trim() === '') {
+    throw new ConfigurationError(
+      'BATON_KEYS is not set: generate a key with `npx baton keygen` and set BATON_KEYS, or leave `keyRing` out of serve() to run with a development key.',
+    );
+  }
   const entries = spec
     .split(',')
     .map((entry) => entry.trim())

@@ -1,0 +1,171 @@
+/**
+ * The `baton` command table: every command, what it takes, declared once. `baton --help` lists
+ * them, `baton <command> --help` prints one's usage, and the parser (command-line.ts) holds each
+ * command line to its declaration. A command's code is loaded only when it runs, so `serve`
+ * never loads the docs generator and `--help` loads nothing.
+ */
+import type { CommandSpec, OptionSpec, OptionValues } from './command-line.js';
+
+const TOOLS = {
+  type: 'string',
+  value: 'FILE',
+  description: 'the tools module (default: "baton": { "tools": … } in package.json)',
+} as const satisfies OptionSpec;
+const CONFORMANCE = {
+  type: 'boolean',
+  description: 'also the conformance-suite fixtures (or BATON_CONFORMANCE=1)',
+} as const satisfies OptionSpec;
+
+function command<const O extends Record<string, OptionSpec>>(
+  spec: CommandSpec<O>,
+  run: (values: OptionValues<O>, positional: string | undefined, argv: string[]) => Promise<number>,
+) {
+  return { spec, run };
+}
+
+/** `baton call`: declared apart, since callCommand(argv) parses its own command line with it. */
+export const CALL_SPEC = {
+  name: 'call',
+  summary: "Walk a tool's flow in the terminal: baton call <tool>",
+  details:
+    "Walks a tool's flow: asks each question in the terminal and prints the result. A tool run as a\ntask is followed to its end, its status on stderr; Ctrl+C cancels the task (tasks/cancel).",
+  positional: { name: 'tool', required: true, description: 'the tool to call' },
+  options: {
+    tools: TOOLS,
+    url: {
+      type: 'string',
+      value: 'URL',
+      description: "call a running server's MCP endpoint (default: the tools, in this process)",
+    },
+    args: {
+      type: 'string',
+      value: 'JSON',
+      description: "the arguments (default: asked for; the tool's example arguments are offered)",
+    },
+    answers: {
+      type: 'string',
+      value: 'JSON',
+      description: [
+        'answers by question key, for scripts and CI: no prompts at all',
+        '{"window": {"window": "tonight"}, "confirm": {"confirm": true}}',
+        'a value is form content, "accept" / "decline" / "cancel", a full response',
+        '({"action": "decline"}), or a list with one per time the question is asked;',
+        'inside a task, "approve" also answers "approve.2", … (by the same rule)',
+      ].join('\n'),
+    },
+    token: { type: 'string', value: 'TOKEN', description: 'bearer token for --url (or BATON_CALL_TOKEN)' },
+    json: { type: 'boolean', description: 'print the whole final result as JSON' },
+    conformance: { type: 'boolean', description: 'in process: also serve the conformance fixtures' },
+  },
+} as const satisfies CommandSpec;
+
+/** What a command answers: an exit code, or -1 for a command that keeps running (a server). */
+export const COMMANDS = [
+  command(
+    {
+      name: 'serve',
+      summary: 'Serve the tools over HTTP (settings: docs/configuration.md)',
+      details:
+        'Serves the tools over HTTP on PORT (3000) and HOST (127.0.0.1), with the settings of\ndocs/configuration.md.',
+      options: {
+        tools: TOOLS,
+        conformance: CONFORMANCE,
+        workers: { type: 'string', value: 'N', description: 'fork N worker processes sharing the port (node:cluster)' },
+      },
+    },
+    async (values) => (await import('./serve-command.js')).serveCommand(values),
+  ),
+  command(
+    {
+      name: 'stdio',
+      summary: 'Serve the same tools over stdin/stdout (BATON_PRINCIPAL names the user)',
+      options: { tools: TOOLS, conformance: CONFORMANCE },
+    },
+    async (values) => (await import('./stdio-command.js')).stdioCommand(values),
+  ),
+  command(
+    {
+      name: 'dev',
+      summary: 'Serve over HTTP and reload the tools on every save, in one process',
+      details:
+        'Serves the tools over HTTP as `baton serve` does (same settings, same warnings) and reloads\nthem whenever a file of the project is saved, created or deleted.',
+      options: { tools: TOOLS },
+    },
+    async (values) => (await import('./dev-command.js')).devCommand(values),
+  ),
+  command(CALL_SPEC, async (_values, _positional, argv) => (await import('./call-command.js')).callCommand(argv)),
+  command(
+    {
+      name: 'diagram',
+      summary: "Print a tool's Mermaid state diagram: baton diagram <tool>",
+      positional: { name: 'tool', required: false, description: 'the tool (or prompt, or resource) to draw' },
+      options: {
+        tools: TOOLS,
+        sequence: { type: 'boolean', description: 'the sequence diagram of its example conversation instead' },
+      },
+    },
+    async (values, positional) => (await import('./docs-command.js')).diagramCommand(values, positional),
+  ),
+  command(
+    {
+      name: 'docs',
+      summary: "Write a page per tool to docs/tools/ (the project's), with its diagrams",
+      options: {
+        tools: TOOLS,
+        out: { type: 'string', value: 'DIR', description: 'where to write (default: docs/tools/ beside package.json)' },
+        check: { type: 'boolean', description: 'write nothing; fail (exit 1) if the pages differ' },
+        conformance: CONFORMANCE,
+      },
+    },
+    async (values) => (await import('./docs-command.js')).docsCommand(values),
+  ),
+  command(
+    {
+      name: 'new',
+      summary: 'Write a tool, its test and its registration: baton new <tool>',
+      details:
+        'Writes a tool, its test and its registration in the tools module, or with --project a new\nproject that installs and runs as written. Never overwrites a file.',
+      positional: { name: 'tool', required: false, description: 'the tool, lower-case words joined by dashes' },
+      options: {
+        project: { type: 'string', value: 'DIR', description: 'start a new project in DIR (its first tool: hello)' },
+        tools: {
+          type: 'string',
+          value: 'FILE',
+          description: 'the tools module to register in (default: package.json)',
+        },
+        root: { type: 'string', value: 'DIR', description: "a Baton checkout's layout under DIR (machines/tools/)" },
+      },
+    },
+    async (values, positional) => (await import('./new-command.js')).newCommand(values, positional),
+  ),
+  command(
+    {
+      name: 'keygen',
+      summary: 'Print a new key entry for BATON_KEYS ("kid:base64key")',
+      positional: { name: 'kid', required: false, description: 'the key id (default: a date-based one)' },
+      options: {},
+    },
+    async (_values, positional) => {
+      const { generateKeyEntry } = await import('../engine/index.js');
+      process.stdout.write(`${generateKeyEntry(positional)}\n`);
+      return 0;
+    },
+  ),
+];
+
+export type CommandEntry = (typeof COMMANDS)[number];
+
+export function topLevelUsage(): string {
+  const width = Math.max(...COMMANDS.map(({ spec }) => spec.name.length));
+  return [
+    'Usage: baton <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map(({ spec }) => `  ${spec.name.padEnd(width)}  ${spec.summary}`),
+    '',
+    '`baton <command> --help` prints what a command takes. Every command that serves, calls or',
+    'documents tools takes them from "baton": { "tools": "tools/index.ts" } in package.json, or',
+    "--tools FILE; where none are named, Baton's example tools.",
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,62 @@
+/**
+ * `baton serve`: the named tools (tools-module.ts) over HTTP, through `serve()` so the command and
+ * the library function cannot differ; optionally as a cluster of workers sharing the port.
+ */
+import cluster from 'node:cluster';
+import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
+import { openHostWarning } from './security-options.js';
+import { stderrLogger } from '../engine/index.js';
+import { staticBearerTokens, pageVisitor } from '../http/index.js';
+import { serveWithConfig } from '../serve.js';
+import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
+import { describeSource, examplesNotice, findToolsSource } from './tools-module.js';
+import { runWorkerCluster, workerCount } from './worker-cluster.js';
+import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
+
+export interface ServeCommandOptions {
+  tools?: string;
+  conformance?: boolean;
+  workers?: string;
+}
+
+export async function serveCommand(options: ServeCommandOptions): Promise<number> {
+  const config = configFromEnvironment();
+  const source = findToolsSource(options.tools);
+  const workers = workerCount(options.workers);
+  const notice = examplesNotice(source);
+  if (notice && !cluster.isWorker) process.stderr.write(`${notice}\n`);
+  if (workers !== undefined && cluster.isPrimary) {
+    // The workers share the primary's key (worker-cluster.ts): the warning is said here, once.
+    if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
+    const openHost = openHostWarning(config);
+    if (openHost) process.stderr.write(`${openHost}\n`);
+    return runWorkerCluster({ workers, logger: stderrLogger });
+  }
+  stderrLogger.info('tools', { from: describeSource(source), namedBy: source.namedBy ?? 'none (the examples)' });
+  const vault = createMemoryVault();
+  const catalogue = await servedCatalogue(
+    source,
+    { publicUrl: config.publicUrl, vault },
+    conformanceAsked(options.conformance),
+  );
+  const serving = await serveWithConfig(config, {
+    ...catalogue,
+    keyRing: config.keyRing,
+    // The connect-payments example's page, where the examples are served.
+    routers: source.module
+      ? []
+      : [
+          vaultPageRouter(vault, {
+            keyRing: config.keyRing,
+            identify: pageVisitor(config.tokens ? staticBearerTokens(config.tokens) : undefined),
+            asksForToken: Boolean(config.tokens),
+          }),
+        ],
+  });
+  const { server, baton } = serving;
+  // Running task steps are stopped (their jobs move to another instance) before the exit.
+  const stop = () => server.close(() => void baton.close().finally(() => process.exit(0)));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1;
+}

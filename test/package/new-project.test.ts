@@ -1,0 +1,169 @@
+/**
+ * An author's first day, from the packed package: in a temporary folder outside the repository,
+ * the `baton` of an installed tarball runs `baton new --project`; in that project, with nothing
+ * edited, `npm install` (the tarball, the rest from the registry), `npm start` (a real MCP
+ * request with the official client lists and calls the project's own tool), `npm run dev`,
+ * `npm test`, `npx baton diagram`, `npx baton docs`, `npx baton stdio` (a real request over
+ * stdio) and `npx baton call`, each on the project's tool and not on Baton's examples.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { expect } from 'chai';
+import { freePort } from '../helpers/spawn-baton.js';
+import { npm, packedInstall, type PackedInstall } from './packed-install.js';
+
+function modernClient(answer: string): { client: Client; asked: string[] } {
+  const client = new Client(
+    { name: 'new-project-test', version: '1.0.0' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: true, maxRounds: 3 },
+    },
+  );
+  const asked: string[] = [];
+  client.setRequestHandler('elicitation/create', async ({ params }) => {
+    asked.push(params.message);
+    return { action: 'accept', content: { name: answer } };
+  });
+  return { client, asked };
+}
+
+/** `npm <script>` in its own process group, so stopping it stops npm, sh and node alike. */
+function startScript(cwd: string, script: string, port: number): { child: ChildProcess; output: () => string } {
+  const child = spawn('npm', ['run', script, '--silent'], {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
+  return { child, output: () => output };
+}
+
+async function stopGroup(child: ChildProcess | undefined): Promise<void> {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
+
+async function listening(started: ReturnType<typeof startScript>, what: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!started.output().includes('"listening"')) {
+    if (started.child.exitCode !== null)
+      throw new Error(`${what} exited ${started.child.exitCode}:\n${started.output()}`);
+    if (Date.now() > deadline) throw new Error(`${what} did not listen:\n${started.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('a project made with baton new --project from the packed package', function () {
+  this.timeout(600_000);
+  let packed: PackedInstall;
+  let project = '';
+  let running: ChildProcess | undefined;
+  const npx = (args: string[]) => npm(['exec', '--no', '--', 'baton', ...args], project);
+
+  before(async function () {
+    packed = await packedInstall();
+    project = join(packed.work, 'my-tools');
+    // The author's first command, with the baton the tarball installed.
+    await npm(['exec', '--no', '--', 'baton', 'new', '--project', project], packed.userProject);
+    await npm(['install', '--silent', '--prefer-offline'], project);
+  });
+
+  afterEach(async () => {
+    await stopGroup(running);
+    running = undefined;
+  });
+
+  it('depends on the tarball it was made from, and names its tools module in package.json', () => {
+    const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(manifest.dependencies['baton-mcp']).to.equal(`file:${packed.tarball}`);
+    expect(manifest.baton).to.deep.equal({ tools: 'tools/index.ts' });
+    expect(existsSync(join(project, 'node_modules', 'baton-mcp', 'dist', 'server', 'cli', 'cli.js'))).to.equal(true);
+  });
+
+  it('npm start serves the project tool over HTTP: the official client lists it and completes it', async () => {
+    const port = await freePort();
+    const started = startScript(project, 'start', port);
+    running = started.child;
+    await listening(started, 'npm start');
+    expect(started.output()).to.include('BATON_KEYS is not set');
+    const { client, asked } = modernClient('Ada');
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).to.deep.equal(['hello']);
+      const result = await client.callTool({ name: 'hello', arguments: {} });
+      expect(asked).to.deep.equal(['What is your name?']);
+      expect(result.content).to.deep.equal([{ type: 'text', text: 'Hello, Ada!' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('npm run dev serves the project tool too', async () => {
+    const port = await freePort();
+    const started = startScript(project, 'dev', port);
+    running = started.child;
+    await listening(started, 'npm run dev');
+    const { client } = modernClient('Ada');
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).to.deep.equal(['hello']);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('npm test typechecks the project and walks every path of its tool', async () => {
+    const { stdout } = await npm(['test'], project);
+    expect(stdout).to.include('hello: every path of the machine').and.include('passing');
+    expect(stdout).to.not.include('failing');
+  });
+
+  it('npx baton diagram hello draws the project tool', async () => {
+    const { stdout } = await npx(['diagram', 'hello']);
+    expect(stdout.startsWith('stateDiagram-v2\n')).to.equal(true);
+    expect(stdout).to.include('askName');
+  });
+
+  it('npx baton docs writes the project tool page into the project docs/tools/', async () => {
+    const { stdout } = await npx(['docs']);
+    expect(stdout).to.include(join(project, 'docs', 'tools'));
+    expect(readFileSync(join(project, 'docs', 'tools', 'hello.md'), 'utf8')).to.include('stateDiagram-v2');
+    expect(existsSync(join(project, 'docs', 'tools', 'release.md'))).to.equal(false);
+  });
+
+  it('npx baton stdio serves the project tool to the official client over stdio', async () => {
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no', 'baton', 'stdio'],
+      cwd: project,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', () => {});
+    const { client, asked } = modernClient('Grace');
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).to.deep.equal(['hello']);
+      const result = await client.callTool({ name: 'hello', arguments: {} });
+      expect(asked).to.have.length(1);
+      expect(result.content).to.deep.equal([{ type: 'text', text: 'Hello, Grace!' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('npx baton call hello walks the project tool with scripted answers', async () => {
+    const { stdout } = await npx(['call', 'hello', '--answers', JSON.stringify({ name: { name: 'Ada' } })]);
+    expect(stdout.trim()).to.equal('Hello, Ada!');
+  });
+});
