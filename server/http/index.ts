@@ -6,13 +6,8 @@ export {
   DEFAULT_BODY_TIMEOUT_MS,
   type HttpAppOptions,
 } from './http-app.js';
-export {
-  AuthenticationError,
-  bearerChallenge,
-  pageVisitor,
-  type Authenticate,
-  type AuthenticationFailure,
-} from './authenticate.js';
+export { AuthenticationError, pageVisitor, type Authenticate, type AuthenticationFailure } from './authenticate.js';
+export { bearerChallenge, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
 export { parseStaticTokens, staticBearerTokens } from './static-bearer-tokens.js';
 export {
   protectedResourceRouter,
