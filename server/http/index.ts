@@ -8,7 +8,14 @@ export {
 } from './http-app.js';
 export { AuthenticationError, pageVisitor, type Authenticate, type AuthenticationFailure } from './authenticate.js';
 export { bearerChallenge, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
-export { parseStaticTokens, staticBearerTokens } from './static-bearer-tokens.js';
+export { bearerToken, parseStaticTokens, staticBearerTokens, staticTokenPrincipal } from './static-bearer-tokens.js';
+export { accessTokenAuthentication } from './access-token-authentication.js';
+export {
+  issuerProblem,
+  oauthResourceServer,
+  type OAuthOptions,
+  type OAuthResourceServer,
+} from './oauth-resource-server.js';
 export {
   protectedResourceRouter,
   resourceMetadataUrl,
