@@ -28,19 +28,26 @@ export interface DocsRoutesOptions {
 const TRY_IT_ASSETS = join(PACKAGE_ROOT, 'server', 'http', 'assets');
 
 // Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
-// only from this server, and nothing else may load or be framed.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-// A tool page's "Try it" panel also calls the MCP endpoint of this same origin, and nothing else.
-const TOOL_PAGE_POLICY = `${CONTENT_SECURITY_POLICY}; connect-src 'self'`;
+// only from this server, and nothing else may load or be framed. Images also come from the
+// origins of the catalogue's icons (authors name them; a page names nothing else).
+function contentSecurityPolicy(imageOrigins: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    ["img-src 'self' data:", ...imageOrigins].join(' '),
+    "font-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function iconOrigins(content: DocsContent): string[] {
+  const entries = [...content.tools, ...(content.prompts ?? []), ...(content.resources ?? [])];
+  const sources = entries.flatMap((entry) => entry.icons ?? []).map((icon) => new URL(icon.src));
+  return [...new Set(sources.filter((url) => url.protocol !== 'data:').map((url) => url.origin))];
+}
 
 const KINDS: Record<string, FlowKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource' };
 
@@ -56,6 +63,9 @@ function mermaidBundle(): string {
 
 export function docsRouter(options: DocsRoutesOptions): Router {
   const base = (options.base ?? '/docs').replace(/\/$/, '');
+  const pagePolicy = contentSecurityPolicy(iconOrigins(options.content));
+  // A tool page's "Try it" panel also calls the MCP endpoint of this same origin, and nothing else.
+  const toolPagePolicy = `${pagePolicy}; connect-src 'self'`;
   const bundle = mermaidBundle();
   const router = new Router();
   // The generator is loaded on the first docs request, not at start-up: an instance that is never
@@ -82,7 +92,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
         scripts: ['try-it-forms.js', 'try-it-task.js', 'try-it.js'],
       };
     }
-    ctx.set('Content-Security-Policy', tool ? TOOL_PAGE_POLICY : CONTENT_SECURITY_POLICY);
+    ctx.set('Content-Security-Policy', tool ? toolPagePolicy : pagePolicy);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'html';
