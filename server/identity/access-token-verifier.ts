@@ -105,18 +105,6 @@ export class AccessTokenVerifier {
     }
   }
 
-  /** Fetches every issuer's metadata now, so the first request does not wait for it (failures are logged). */
-  async warm(): Promise<void> {
-    await Promise.all(
-      [...this.#issuers.keys()].map((issuer) =>
-        this.#keysOf(issuer).then(
-          () => undefined,
-          () => undefined,
-        ),
-      ),
-    );
-  }
-
   async #verify(token: string): Promise<Principal> {
     const header = decodeProtectedHeader(token);
     const profile = accessTokenProfile(header.typ);
