@@ -32,6 +32,7 @@ import {
   toProtocolError,
   type LegacyServiceOptions,
   type McpDispatcher,
+  type ScopeHierarchy,
   type ServerInfo,
 } from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
@@ -74,6 +75,11 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * server-to-client requests). Default: on; `false` serves 2026-07-28 only.
    */
   legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
+  /**
+   * Broader OAuth scopes and the narrower ones each implies, e.g. `{ 'deploy:admin':
+   * ['deploy:write'] }`: a token with the broader scope may use what needs the narrower one.
+   */
+  scopeHierarchy?: ScopeHierarchy;
 }
 
 export interface McpService {
@@ -129,6 +135,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
     ...(tasks ? { tasks: tasks.manager } : {}),
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+    ...(options.scopeHierarchy ? { scopeHierarchy: options.scopeHierarchy } : {}),
   });
   const legacy =
     options.legacy === false

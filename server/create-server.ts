@@ -19,8 +19,12 @@ import {
   type Authenticate,
   type ConnectionLimits,
   type OriginPolicy,
+  oauthResourceServer,
+  type OAuthOptions,
   type ProtectedResourceOptions,
 } from './http/index.js';
+import { catalogueScopes } from './protocol/index.js';
+import { ConfigurationError } from './engine/index.js';
 import { docsRouter } from './http/docs-routes.js';
 
 export type { TaskOptions } from './create-mcp-service.js';
@@ -48,6 +52,11 @@ export interface BatonOptions extends Omit<McpServiceOptions, 'docs'> {
   /** With `authenticate`: serve RFC 9728 metadata and name it in 401 challenges. */
   protectedResource?: ProtectedResourceOptions;
   /**
+   * Validate OAuth access tokens (JWTs) from these issuers (docs/security.md): sets
+   * `authenticate` and `protectedResource` together. Not with `authenticate`.
+   */
+  oauth?: OAuthOptions;
+  /**
    * Serve the generated docs at GET /docs (not behind `authenticate`). Default: on, unless
    * `authenticate` is set; a page runs its tool's example once, in-process (server/docs-site).
    */
@@ -69,9 +78,22 @@ export interface BatonServer extends McpService {
 }
 
 export function createServer(options: BatonOptions): BatonServer {
-  const docs = options.docs ?? !options.authenticate;
+  if (options.oauth && options.authenticate) {
+    throw new ConfigurationError('Pass either `oauth` or `authenticate` to createServer, not both.');
+  }
+  const oauth = options.oauth ? oauthResourceServer(options.oauth, options.logger) : undefined;
+  const authenticate = options.authenticate ?? oauth?.authenticate;
+  const docs = options.docs ?? !authenticate;
   const service = createMcpService({ ...options, docs });
   const { dispatcher, registry, legacy, logger } = service;
+  const scoped = catalogueScopes([...registry.list(), ...(options.prompts ?? []), ...(options.resources ?? [])]);
+  const resource = options.protectedResource ?? oauth?.protectedResource;
+  // RFC 9728 `scopes_supported`, and the `scope` a 401 names: every scope the catalogue declares.
+  const protectedResource = resource && { ...resource, scopesSupported: resource.scopesSupported ?? scoped };
+  if (!authenticate && scoped.length > 0) {
+    // Scopes come with access tokens: without authentication every caller may use everything.
+    logger.warn('scopes_not_enforced', { scopes: scoped });
+  }
   const host = options.host ?? '127.0.0.1';
   const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
   const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
@@ -82,7 +104,7 @@ export function createServer(options: BatonOptions): BatonServer {
     path,
     originPolicy,
     instanceId,
-    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(authenticate ? { authenticate } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     ...(options.maxBodyBytesInFlight ? { maxBodyBytesInFlight: options.maxBodyBytesInFlight } : {}),
@@ -97,14 +119,14 @@ export function createServer(options: BatonOptions): BatonServer {
               content: () => ({ tools: registry.list(), prompts: options.prompts, resources: options.resources }),
               logger,
               endpoint: path,
-              tryItAuth: !options.authenticate ? 'open' : options.tryItSendsToken ? 'token' : 'withheld',
+              tryItAuth: !authenticate ? 'open' : options.tryItSendsToken ? 'token' : 'withheld',
             }),
           ]
         : []),
       ...(options.routers ?? []),
     ],
     ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
-    ...(options.protectedResource ? { protectedResource: options.protectedResource } : {}),
+    ...(protectedResource ? { protectedResource } : {}),
   });
   return {
     ...service,

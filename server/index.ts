@@ -42,5 +42,7 @@ export {
   type AuthenticationFailure,
   type OriginPolicy,
   type ProtectedResourceOptions,
+  type OAuthOptions,
 } from './http/index.js';
-export type { Principal, ServerInfo } from './protocol/index.js';
+export type { Principal, ScopeHierarchy, ServerInfo } from './protocol/index.js';
+export { AccessTokenVerifier, ASYMMETRIC_ALGORITHMS, type AccessTokenOptions } from './identity/index.js';

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
-import { parseStaticTokens, type ConnectionLimits } from '../http/index.js';
+import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -19,6 +19,8 @@ export interface EnvironmentConfig {
   tokens?: Map<string, string>;
   /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
   authorizationServers: string[];
+  /** OAuth access tokens from those issuers, when BATON_AUTH_SERVERS is set (docs/security.md). */
+  oauth?: { issuers: string[]; audience: string; leewaySeconds?: number };
   /** The 2025-11-25 layer: off with BATON_LEGACY=0; BATON_ANSWER_TIMEOUT_MS bounds a question's wait. */
   legacy: false | { answerTimeoutMs?: number };
   limits: {
@@ -98,6 +100,24 @@ function allowedOrigin(value: string): string {
   return url.origin;
 }
 
+/** BATON_AUTH_SERVERS, BATON_AUDIENCE and BATON_TOKEN_LEEWAY_SECONDS, when OAuth is turned on. */
+function oauthFrom(env: NodeJS.ProcessEnv, publicUrl: string): EnvironmentConfig['oauth'] {
+  const issuers = list(env.BATON_AUTH_SERVERS);
+  if (!issuers) return undefined;
+  const problems = issuers.map(issuerProblem).filter((problem) => problem !== undefined);
+  if (problems.length > 0) throw new ConfigurationError(`BATON_AUTH_SERVERS: ${problems.join('; ')}.`);
+  const audience = env.BATON_AUDIENCE ? httpUrl('BATON_AUDIENCE', env.BATON_AUDIENCE) : `${publicUrl}/mcp`;
+  const leeway = env.BATON_TOKEN_LEEWAY_SECONDS;
+  if (leeway !== undefined && leeway !== '' && !/^(?:[0-9]|[1-9][0-9]|[12][0-9]{2}|300)$/.test(leeway)) {
+    throw new ConfigurationError(`BATON_TOKEN_LEEWAY_SECONDS must be a whole number from 0 to 300, got "${leeway}".`);
+  }
+  return {
+    issuers,
+    audience,
+    ...(leeway !== undefined && leeway !== '' ? { leewaySeconds: Number(leeway) } : {}),
+  };
+}
+
 export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): EnvironmentConfig {
   const port = positiveInteger('PORT', env.PORT) ?? 3000;
   if (port > 65535) throw new ConfigurationError(`PORT must be at most 65535, got ${port}.`);
@@ -122,6 +142,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     publicUrl,
     ...(env.BATON_REDIS_URL ? { redisUrl: env.BATON_REDIS_URL } : {}),
     ...(env.BATON_TOKENS ? { tokens: parseStaticTokens(env.BATON_TOKENS) } : {}),
+    ...definedFields({ oauth: oauthFrom(env, publicUrl) }),
     authorizationServers: (env.BATON_AUTH_SERVERS || publicUrl)
       .split(',')
       .map((s) => s.trim())

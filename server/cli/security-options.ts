@@ -1,12 +1,19 @@
 /**
  * Turns the environment's security settings into server options: the single-use guard (Redis
- * when BATON_REDIS_URL is set), static bearer tokens with their protected-resource metadata,
+ * when BATON_REDIS_URL is set), OAuth access tokens or static bearer tokens with their
+ * protected-resource metadata,
  * the Host and Origin allow-lists, and every limit. Shared by each command that builds a server.
  */
 import type { EnvironmentConfig } from './config.js';
 import type { BatonOptions } from '../create-server.js';
-import { ConfigurationError, definedFields, RedisReplayGuard, type Logger } from '../engine/index.js';
-import { isLoopbackHost, LOOPBACK_HOSTS, staticBearerTokens, type OriginPolicy } from '../http/index.js';
+import { ConfigurationError, definedFields, RedisReplayGuard, stderrLogger, type Logger } from '../engine/index.js';
+import {
+  isLoopbackHost,
+  LOOPBACK_HOSTS,
+  oauthResourceServer,
+  staticBearerTokens,
+  type OriginPolicy,
+} from '../http/index.js';
 
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
   return {
@@ -15,15 +22,28 @@ export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),
     ...(config.redisUrl ? { replayGuard: new RedisReplayGuard({ url: config.redisUrl }) } : {}),
-    ...(config.tokens
-      ? {
-          authenticate: staticBearerTokens(config.tokens),
-          protectedResource: {
-            resource: `${config.publicUrl}/mcp`,
-            authorizationServers: config.authorizationServers,
-          },
-        }
-      : {}),
+    ...authenticationOf(config),
+  };
+}
+
+/** OAuth access tokens when BATON_AUTH_SERVERS is set (static tokens too), else static tokens alone. */
+function authenticationOf(config: EnvironmentConfig): Pick<BatonOptions, 'authenticate' | 'protectedResource'> {
+  const resource = `${config.publicUrl}/mcp`;
+  if (config.oauth) {
+    const { authenticate, protectedResource } = oauthResourceServer(
+      {
+        resource,
+        ...config.oauth,
+        ...(config.tokens ? { staticTokens: config.tokens } : {}),
+      },
+      stderrLogger,
+    );
+    return { authenticate, protectedResource };
+  }
+  if (!config.tokens) return {};
+  return {
+    authenticate: staticBearerTokens(config.tokens),
+    protectedResource: { resource, authorizationServers: config.authorizationServers },
   };
 }
 

@@ -3,6 +3,7 @@
  * HTML for `GET /docs`. Keeping one model means the served page and the file cannot say different
  * things.
  */
+import type { Icon } from '../engine/index.js';
 import type { FlowKind } from './documented-flow.js';
 
 export type PageRef = { kind: 'index' } | { kind: FlowKind; slug: string };
@@ -21,6 +22,8 @@ export type Block =
 export interface DocPage {
   ref: PageRef;
   title: string;
+  /** The entry's icons (schema 2026-07-28 `icons`), shown beside the title. */
+  icons?: Icon[];
   blocks: Block[];
 }
 

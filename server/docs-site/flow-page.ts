@@ -11,6 +11,7 @@ import { code, type Block, type DocPage, type Inline } from './doc-page.js';
 import { flowName, flowSlug, flowTitle, type DocumentedFlow } from './documented-flow.js';
 import { keyPath, machineGraph, type GraphEdge, type MachineGraph } from './machine-graph.js';
 import { describeSchemaType } from './question-summary.js';
+import { catalogueFieldBlocks } from './catalogue-field-blocks.js';
 import { summarizeResponse } from './result-summary.js';
 import { toSequenceDiagram } from './sequence-diagram.js';
 import { StateDiagramWriter } from './state-diagram.js';
@@ -265,10 +266,12 @@ export async function flowPage(flow: DocumentedFlow): Promise<DocPage> {
   return {
     ref: { kind: flow.kind, slug: flowSlug(flow) },
     title: flowName(flow),
+    ...(flow.definition.icons ? { icons: flow.definition.icons } : {}),
     blocks: [
       ...(title ? [{ type: 'paragraph', content: [title] } as Block] : []),
       ...(description ? [{ type: 'paragraph', content: [description] } as Block] : []),
       ...hints(flow),
+      ...catalogueFieldBlocks(flow),
       ...inputBlocks(flow, conversation.rounds[0]!.request.params),
       ...stateBlocks(flow.definition.machine, conversation),
       ...(flow.kind === 'tool' ? taskBlocks(flow.definition) : []),

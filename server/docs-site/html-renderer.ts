@@ -50,6 +50,7 @@ table { border-collapse: collapse; margin: 0.5rem 0 1rem; }
 th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.6rem; text-align: left; vertical-align: top; }
 code { background: #f6f8fa; padding: 0 0.2rem; border-radius: 3px; }
 pre.code { background: #f6f8fa; padding: 0.8rem; overflow: auto; }
+h1 img.icon { height: 1.2em; margin-right: 0.4rem; vertical-align: -0.15em; }
 .diagram { overflow: auto; margin: 0.5rem 0 1rem; }
 .diagram pre.mermaid-source { white-space: pre; color: #57606a; }
 .diagram[data-rendered="error"] { border: 2px solid #cf222e; padding: 0.5rem; }
@@ -106,7 +107,7 @@ ${(extras.styles ?? []).map((name) => `<link rel="stylesheet" href="${asset(name
 <body>
 <header><strong>Baton</strong>${home}</header>
 <main>
-<h1>${escapeHtml(page.title)}</h1>
+<h1>${(page.icons ?? []).map((icon) => `<img class="icon" src="${escapeHtml(icon.src)}" alt="">`).join('')}${escapeHtml(page.title)}</h1>
 ${blocks.join('\n')}
 </main>
 <script src="${escapeHtml(base)}/assets/mermaid.min.js"></script>

@@ -61,5 +61,9 @@ function block(b: Block): string {
 }
 
 export function renderMarkdown(page: DocPage): string {
-  return `${[GENERATED_NOTE, `# ${escapeText(page.title)}`, ...page.blocks.map(block)].join('\n\n')}\n`;
+  const icons = (page.icons ?? []).map(
+    (icon) => `![icon](${encodeURI(icon.src).replace(/\(/g, '%28').replace(/\)/g, '%29')})`,
+  );
+  const title = [GENERATED_NOTE, `# ${escapeText(page.title)}`, ...(icons.length > 0 ? [icons.join(' ')] : [])];
+  return `${[...title, ...page.blocks.map(block)].join('\n\n')}\n`;
 }

@@ -2,8 +2,7 @@
  * The authentication seam: turns a Koa request into a principal, or refuses it. Without a hook,
  * every caller is the anonymous principal (fine on loopback; put real auth in front of a fleet).
  * A hook refuses by throwing AuthenticationError; the endpoint answers 401 (or 403 for missing
- * scope) with a WWW-Authenticate challenge that points at the protected-resource metadata
- * (spec, basic/authorization; RFC 9728).
+ * scope) with the WWW-Authenticate challenge of bearer-challenge.ts.
  */
 import type { Context } from 'koa';
 import { ANONYMOUS, type Principal } from '../protocol/index.js';
@@ -16,6 +15,8 @@ export interface AuthenticationFailure {
   error?: 'invalid_token' | 'insufficient_scope';
   /** Scopes the request needs, all of them (spec: give all at once). */
   scope?: string;
+  /** The credentials could not be checked now (their issuer is out of reach): 503 with Retry-After. */
+  retryAfterSeconds?: number;
 }
 
 export class AuthenticationError extends Error {
@@ -27,18 +28,9 @@ export class AuthenticationError extends Error {
   }
 
   get status(): number {
+    if (this.failure.retryAfterSeconds !== undefined) return 503;
     return this.failure.error === 'insufficient_scope' ? 403 : 401;
   }
-}
-
-/** The `WWW-Authenticate` value for a refusal. */
-export function bearerChallenge(failure: AuthenticationFailure, resourceMetadataUrl?: string): string {
-  const params = [
-    failure.error ? `error="${failure.error}"` : undefined,
-    failure.scope ? `scope="${failure.scope}"` : undefined,
-    resourceMetadataUrl ? `resource_metadata="${resourceMetadataUrl}"` : undefined,
-  ].filter(Boolean);
-  return params.length > 0 ? `Bearer ${params.join(', ')}` : 'Bearer';
 }
 
 /**

@@ -29,19 +29,33 @@ export interface DocsRoutesOptions {
 const TRY_IT_ASSETS = join(PACKAGE_ROOT, 'server', 'http', 'assets');
 
 // Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
-// only from this server, and nothing else may load or be framed.
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
-// A tool page's "Try it" panel also calls the MCP endpoint of this same origin, and nothing else.
-const TOOL_PAGE_POLICY = `${CONTENT_SECURITY_POLICY}; connect-src 'self'`;
+// only from this server, and nothing else may load or be framed. Images also come from the
+// origins of the catalogue's icons (authors name them; a page names nothing else).
+function contentSecurityPolicy(imageOrigins: string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    ["img-src 'self' data:", ...imageOrigins].join(' '),
+    "font-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function iconOrigins(content: DocsContent): string[] {
+  const entries = [...content.tools, ...(content.prompts ?? []), ...(content.resources ?? [])];
+  const sources = entries.flatMap((entry) => entry.icons ?? []).map((icon) => new URL(icon.src));
+  return [...new Set(sources.filter((url) => url.protocol !== 'data:').map((url) => url.origin))];
+}
+
+/** The page generator for one tool list, with the content security policies of its pages. */
+interface LoadedSite {
+  site: DocsSite;
+  docs: typeof import('../docs-site/index.js');
+  policies: { page: string; toolPage: string };
+}
 
 const KINDS: Record<string, FlowKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource' };
 
@@ -61,7 +75,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
   const router = new Router();
   // The generator is loaded on the first docs request, not at start-up: an instance that is never
   // asked for docs (a worker behind a balancer) starts as fast as one without them.
-  let loaded: Promise<{ site: DocsSite; docs: typeof import('../docs-site/index.js') }> | undefined;
+  let loaded: Promise<LoadedSite> | undefined;
   let documented: DocsContent['tools'] | undefined;
   const load = () => {
     const content = typeof options.content === 'function' ? options.content() : options.content;
@@ -72,13 +86,16 @@ export function docsRouter(options: DocsRoutesOptions): Router {
       documented.every((tool, n) => tool === content.tools[n]);
     if (!same) {
       documented = content.tools;
-      loaded = import('../docs-site/index.js').then((docs) => ({ site: new docs.DocsSite(content), docs }));
+      const pagePolicy = contentSecurityPolicy(iconOrigins(content));
+      // A tool page's "Try it" panel also calls the MCP endpoint of this same origin, and nothing else.
+      const policies = { page: pagePolicy, toolPage: `${pagePolicy}; connect-src 'self'` };
+      loaded = import('../docs-site/index.js').then((docs) => ({ site: new docs.DocsSite(content), docs, policies }));
     }
     return loaded!;
   };
 
   const sendPage = async (ctx: Context, page: DocPage) => {
-    const { docs, site } = await load();
+    const { docs, site, policies } = await load();
     let extras: HtmlExtras = {};
     const tool =
       page.ref.kind === 'tool'
@@ -95,7 +112,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
         scripts: ['try-it-forms.js', 'try-it-task.js', 'try-it.js'],
       };
     }
-    ctx.set('Content-Security-Policy', tool ? TOOL_PAGE_POLICY : CONTENT_SECURITY_POLICY);
+    ctx.set('Content-Security-Policy', tool ? policies.toolPage : policies.page);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'html';

@@ -7,6 +7,7 @@ import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
 import { ANONYMOUS, type LegacyService, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
+import type { ChallengeOptions } from './bearer-challenge.js';
 import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_BYTES_PER_CLIENT } from './body-budget.js';
 import { ConcurrencyGate } from './concurrency-limit.js';
 import { legacyDelete, legacyGet } from './legacy-endpoint.js';
@@ -61,6 +62,13 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const router = new Router();
   const authenticate = options.authenticate ?? (() => ANONYMOUS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // One challenge for every refusal, on every route and both eras.
+  const challenge: ChallengeOptions = options.protectedResource
+    ? {
+        resourceMetadataUrl: resourceMetadataUrl(options.protectedResource),
+        scopes: options.protectedResource.scopesSupported ?? [],
+      }
+    : {};
 
   const endpoint = mcpEndpoint({
     gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
@@ -74,14 +82,14 @@ export function createHttpApp(options: HttpAppOptions): Koa {
       perClientBytes: Math.max(maxBodyBytes, options.maxBodyBytesPerClient ?? DEFAULT_BODY_BYTES_PER_CLIENT),
     }),
     ...(options.headerParamsOf ? { headerParamsOf: options.headerParamsOf } : {}),
-    ...(options.protectedResource ? { resourceMetadataUrl: resourceMetadataUrl(options.protectedResource) } : {}),
+    challenge,
     ...(options.legacy ? { legacy: options.legacy } : {}),
   });
   router.post(path, endpoint);
   if (options.legacy) {
     // GET and DELETE of a 2025-11-25 session; without a session id they fall through to the 405.
-    router.get(path, legacyGet(options.legacy, authenticate));
-    router.delete(path, legacyDelete(options.legacy, authenticate));
+    router.get(path, legacyGet(options.legacy, authenticate, challenge));
+    router.delete(path, legacyDelete(options.legacy, authenticate, challenge));
   }
   // No standalone SSE stream and no sessions in 2026-07-28 (spec: GET and DELETE answer 405).
   router.all(path, (ctx) => {

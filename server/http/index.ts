@@ -6,14 +6,16 @@ export {
   DEFAULT_BODY_TIMEOUT_MS,
   type HttpAppOptions,
 } from './http-app.js';
+export { AuthenticationError, pageVisitor, type Authenticate, type AuthenticationFailure } from './authenticate.js';
+export { bearerChallenge, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
+export { bearerToken, parseStaticTokens, staticBearerTokens, staticTokenPrincipal } from './static-bearer-tokens.js';
+export { accessTokenAuthentication } from './access-token-authentication.js';
 export {
-  AuthenticationError,
-  bearerChallenge,
-  pageVisitor,
-  type Authenticate,
-  type AuthenticationFailure,
-} from './authenticate.js';
-export { parseStaticTokens, staticBearerTokens } from './static-bearer-tokens.js';
+  issuerProblem,
+  oauthResourceServer,
+  type OAuthOptions,
+  type OAuthResourceServer,
+} from './oauth-resource-server.js';
 export {
   protectedResourceRouter,
   resourceMetadataUrl,

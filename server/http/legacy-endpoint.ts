@@ -22,7 +22,8 @@ import {
   type LegacySession,
   type Principal,
 } from '../protocol/index.js';
-import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
+import { AuthenticationError, type Authenticate } from './authenticate.js';
+import { insufficientScope, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
 import type { ResponseChannel } from './response-channel.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -54,6 +55,8 @@ export interface LegacyPost {
   message: unknown;
   principal: Principal;
   signal: AbortSignal;
+  /** What a 403 for missing scopes names (bearer-challenge.ts). */
+  challenge: ChallengeOptions;
 }
 
 export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promise<void> {
@@ -93,6 +96,11 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
       channel.abandon();
       return;
     case 'response':
+      if (outcome.insufficientScope) {
+        const status = writeChallenge(ctx, insufficientScope(outcome.insufficientScope), post.challenge);
+        channel.finish(status, outcome.response);
+        return;
+      }
       channel.finishAfterTurn(200, outcome.response);
   }
 }
@@ -102,6 +110,7 @@ async function requestedSession(
   ctx: Context,
   legacy: LegacyService,
   authenticate: Authenticate,
+  challenge: ChallengeOptions,
 ): Promise<LegacySession | undefined> {
   const token = sessionHeader(ctx)!;
   let principal: Principal;
@@ -109,8 +118,7 @@ async function requestedSession(
     principal = await authenticate(ctx);
   } catch (error) {
     if (!(error instanceof AuthenticationError)) throw error;
-    ctx.set('WWW-Authenticate', bearerChallenge(error.failure));
-    ctx.status = error.status;
+    ctx.status = writeChallenge(ctx, error.failure, challenge);
     ctx.type = 'application/json';
     ctx.body = JSON.stringify(errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
     return undefined;
@@ -125,10 +133,10 @@ async function requestedSession(
 }
 
 /** GET with a session: its stream for messages unrelated to a request (resource updates). */
-export function legacyGet(legacy: LegacyService, authenticate: Authenticate): Middleware {
+export function legacyGet(legacy: LegacyService, authenticate: Authenticate, challenge: ChallengeOptions): Middleware {
   return async (ctx, next) => {
     if (sessionHeader(ctx) === undefined) return next();
-    const session = await requestedSession(ctx, legacy, authenticate);
+    const session = await requestedSession(ctx, legacy, authenticate, challenge);
     if (!session) return;
     if (session.standalone) {
       // One standalone stream per session (spec: the server MUST NOT broadcast a message twice).
@@ -163,10 +171,14 @@ export function legacyGet(legacy: LegacyService, authenticate: Authenticate): Mi
 }
 
 /** DELETE with a session: ends it (spec 2025-11-25, "Session Management"). */
-export function legacyDelete(legacy: LegacyService, authenticate: Authenticate): Middleware {
+export function legacyDelete(
+  legacy: LegacyService,
+  authenticate: Authenticate,
+  challenge: ChallengeOptions,
+): Middleware {
   return async (ctx, next) => {
     if (sessionHeader(ctx) === undefined) return next();
-    const session = await requestedSession(ctx, legacy, authenticate);
+    const session = await requestedSession(ctx, legacy, authenticate, challenge);
     if (!session) return;
     legacy.endSession(session);
     ctx.status = 204;

@@ -15,7 +15,8 @@ import {
   type McpDispatcher,
 } from '../protocol/index.js';
 import { Cancellation } from '../engine/index.js';
-import { AuthenticationError, bearerChallenge, type Authenticate } from './authenticate.js';
+import { AuthenticationError, type Authenticate } from './authenticate.js';
+import { insufficientScope, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
 import type { BodyBudget } from './body-budget.js';
 import { clientKey } from './client-address.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
@@ -38,8 +39,8 @@ export interface McpEndpointOptions {
   gate: ConcurrencyGate;
   /** Request-body bytes held at once, in total and per client address. */
   bodyBudget: BodyBudget;
-  /** Named in 401 challenges when the server is protected (RFC 9728). */
-  resourceMetadataUrl?: string;
+  /** What 401 and 403 challenges name (the RFC 9728 metadata URL, the scopes to ask for). */
+  challenge?: ChallengeOptions;
   /** The tools' `x-mcp-header` parameters (see standard-headers.ts). */
   headerParamsOf?: HeaderParamsOf;
   /** Serves 2025-11-25 clients (initialize, sessions) on the same endpoint. */
@@ -60,9 +61,8 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
       principal = authenticated instanceof Promise ? await authenticated : authenticated;
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
-      ctx.set('WWW-Authenticate', bearerChallenge(error.failure, options.resourceMetadataUrl));
       channel.finish(
-        error.status,
+        writeChallenge(ctx, error.failure, options.challenge ?? {}),
         errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)),
       );
       return;
@@ -116,7 +116,14 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         // A response's result is the client's answer: the envelope dropped it, so read it again.
         const full = isJsonRpcResponse(message) ? (JSON.parse(body!) as unknown) : message;
         body = undefined;
-        await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: cancellation.signal });
+        await legacyPost(options.legacy, {
+          ctx,
+          channel,
+          message: full,
+          principal,
+          signal: cancellation.signal,
+          challenge: options.challenge ?? {},
+        });
         return;
       }
       // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
@@ -141,6 +148,9 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         channel.abandon();
         return;
       case 'response':
+        if (outcome.insufficientScope) {
+          writeChallenge(ctx, insufficientScope(outcome.insufficientScope), options.challenge ?? {});
+        }
         channel.finishAfterTurn(outcome.httpStatus, outcome.response);
     }
   };

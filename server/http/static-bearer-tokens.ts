@@ -1,10 +1,12 @@
 /**
  * A built-in verifier for simple deployments: static bearer tokens from configuration
- * (`BATON_TOKENS=principal:token,…`), compared in constant time. For OAuth, write an Authenticate
- * hook that validates the token's signature, expiry and audience (docs/security.md).
+ * (`BATON_TOKENS=principal:token,…`), compared in constant time. OAuth access tokens are checked
+ * by access-token-authentication.ts (docs/security.md).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Context } from 'koa';
 import { ConfigurationError } from '../engine/index.js';
+import type { Principal } from '../protocol/index.js';
 import { AuthenticationError, type Authenticate } from './authenticate.js';
 
 const MIN_TOKEN_LENGTH = 16;
@@ -46,19 +48,30 @@ export function parseStaticTokens(spec: string): Map<string, string> {
   return tokens;
 }
 
-export function staticBearerTokens(tokens: Map<string, string>): Authenticate {
+/** The token of `Authorization: Bearer <token>`; a request without one is refused (401, no error code). */
+export function bearerToken(ctx: Context): string {
+  const match = BEARER_HEADER.exec(ctx.get('authorization'));
+  if (!match) throw new AuthenticationError('Authorization required: send a bearer token');
+  return match[1]!;
+}
+
+/** The principal a static token names, or undefined for any other token. */
+export function staticTokenPrincipal(tokens: Map<string, string>): (token: string) => Principal | undefined {
   // Digests of equal length let every comparison take the same time, whatever the input.
   const known = [...tokens].map(([token, principal]) => ({ digest: digest(token), principal }));
-  return async (ctx) => {
-    const header = ctx.get('authorization');
-    const match = BEARER_HEADER.exec(header);
-    if (!match) throw new AuthenticationError('Authorization required: send a bearer token');
-    const presented = digest(match[1]!);
+  return (token) => {
+    const presented = digest(token);
     let principal: string | undefined;
     for (const entry of known) if (timingSafeEqual(entry.digest, presented)) principal = entry.principal;
-    if (principal === undefined) {
-      throw new AuthenticationError('The bearer token is not valid', { error: 'invalid_token' });
-    }
-    return { id: `token:${principal}`, authenticated: true };
+    return principal === undefined ? undefined : { id: `token:${principal}`, authenticated: true };
+  };
+}
+
+export function staticBearerTokens(tokens: Map<string, string>): Authenticate {
+  const principalOf = staticTokenPrincipal(tokens);
+  return async (ctx) => {
+    const principal = principalOf(bearerToken(ctx));
+    if (!principal) throw new AuthenticationError('The bearer token is not valid', { error: 'invalid_token' });
+    return principal;
   };
 }

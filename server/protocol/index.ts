@@ -17,6 +17,8 @@ export {
 export { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
+export { InsufficientScope, ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
+export { catalogueScopes } from './scoped-methods.js';
 export { describeTool } from './methods/tools-list.js';
 export {
   isJsonRpcResponse,

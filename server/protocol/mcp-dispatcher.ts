@@ -18,6 +18,7 @@ import {
 import { CANCELLED, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
 import { methodNotFound } from './protocol-error.js';
+import { InsufficientScope } from './scope-policy.js';
 import { assertSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 
@@ -39,7 +40,13 @@ export interface TransportContext {
 }
 
 export type Dispatched =
-  | { type: 'response'; response: JsonRpcResponse; httpStatus: number }
+  | {
+      type: 'response';
+      response: JsonRpcResponse;
+      httpStatus: number;
+      /** The scopes the refused operation needs: HTTP adds the `insufficient_scope` challenge. */
+      insufficientScope?: readonly string[];
+    }
   /** A notification: nothing to answer (HTTP 202). */
   | { type: 'notification'; notification: JsonRpcNotification }
   /** The request was cancelled: nothing may be sent for it. */
@@ -147,6 +154,10 @@ export class McpDispatcher {
         error: String((unexpected as Error)?.stack ?? unexpected),
       });
     });
-    return { type: 'response', response: errorResponse(id, wire), httpStatus: wire.httpStatus };
+    const response = errorResponse(id, wire);
+    if (wire instanceof InsufficientScope) {
+      return { type: 'response', response, httpStatus: wire.httpStatus, insufficientScope: wire.scopes };
+    }
+    return { type: 'response', response, httpStatus: wire.httpStatus };
   }
 }

@@ -22,6 +22,8 @@ import { subscriptionsListenMethod } from './methods/subscriptions-listen.js';
 import { tasksCancelMethod, tasksGetMethod, tasksUpdateMethod } from './methods/tasks-methods.js';
 import { toolsCallMethod } from './methods/tools-call.js';
 import { toolsListMethod } from './methods/tools-list.js';
+import { catalogueScopes, withScopeChecks } from './scoped-methods.js';
+import { ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
 
 export interface McpServiceOptions {
   serverInfo: ServerInfo;
@@ -39,6 +41,8 @@ export interface McpServiceOptions {
   pageSize?: number;
   /** Tasks (the `io.modelcontextprotocol/tasks` extension): served when a tool may run as one. */
   tasks?: TaskManager;
+  /** Broader OAuth scopes and the narrower ones each implies (docs/security.md, "Scopes"). */
+  scopeHierarchy?: ScopeHierarchy;
 }
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
@@ -53,7 +57,17 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
   // Advertised only when some tool can become a task, so discover never offers an empty extension.
   const tasks = tools.list().some((tool) => tool.task !== undefined) ? options.tasks : undefined;
   if (tasks) capabilities.extensions = { [TASKS_EXTENSION]: {} };
-  const list = { ttlMs: options.listTtlMs ?? 5 * 60 * 1000, pageSize: options.pageSize ?? 100 };
+  const access = new ScopePolicy(options.scopeHierarchy);
+  // Live tools (`baton dev`) may gain scopes while serving, so they are always checked.
+  const scoped =
+    toolChanges !== undefined ||
+    catalogueScopes([...tools.list(), ...prompts.list(), ...resources.resources(), ...resources.templates()]).length >
+      0;
+  const list = {
+    ttlMs: options.listTtlMs ?? 5 * 60 * 1000,
+    pageSize: options.pageSize ?? 100,
+    ...(scoped ? { access } : {}),
+  };
   const methods: Record<string, MethodSpec> = {
     'server/discover': discoverMethod({
       capabilities: () => capabilities,
@@ -79,6 +93,8 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     serverInfo: options.serverInfo,
     capabilities: () => capabilities,
     logger: options.logger,
-    methods,
+    methods: scoped
+      ? withScopeChecks(methods, { tools, prompts, resources, ...(tasks ? { tasks } : {}) }, access)
+      : methods,
   });
 }

@@ -74,6 +74,15 @@ describe('layering of the source tree', () => {
     ]);
   });
 
+  it('keeps identity at the edge: jose only in server/identity, and identity free of Koa', () => {
+    const offenders = sourcesUnder(join(REPO, 'server'))
+      .filter((file) => !relative(REPO, file).startsWith('server/identity/'))
+      .filter((file) => importsOf(file).some((specifier) => specifier === 'jose'));
+    expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
+    const { packages } = graphOf('server/identity/index.ts');
+    expect([...packages].some((name) => name === 'koa' || name.startsWith('@koa/'))).to.equal(false);
+  });
+
   it('builds the service without Koa (createMcpService)', () => {
     const { packages } = graphOf('server/create-mcp-service.ts');
     expect([...packages]).to.not.include.members(['koa', '@koa/router']);

@@ -4,8 +4,9 @@
  * engine with their own method bound into the state.
  */
 import type { AnyStateMachine } from 'xstate';
+import type { CatalogueFields } from './catalogue-fields.js';
 
-export interface FlowOptions {
+export interface FlowOptions extends CatalogueFields {
   /** Seconds a sealed state stays valid; overrides the server default (`BATON_STATE_TTL`). */
   stateTtlSeconds?: number;
   /** Milliseconds one round may run (invoked promises included) before it fails. */

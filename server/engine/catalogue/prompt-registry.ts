@@ -1,6 +1,7 @@
 /** The prompts a server serves, checked at start-up like tools (catalogue.ts). */
 import { Catalogue, PRIMITIVE_NAME } from './catalogue.js';
 import { machineProblems } from './machine-checks.js';
+import { catalogueFieldProblems } from './catalogue-field-checks.js';
 import type { PromptDefinition } from '../authoring/prompt-definition.js';
 
 function promptProblems(prompt: PromptDefinition): string[] {
@@ -11,6 +12,7 @@ function promptProblems(prompt: PromptDefinition): string[] {
   if (!prompt.description) problems.push(`${label}: give it a description; clients show it.`);
   const names = (prompt.arguments ?? []).map((a) => a.name);
   if (new Set(names).size !== names.length) problems.push(`${label}: two arguments share a name.`);
+  problems.push(...catalogueFieldProblems(label, prompt));
   return [...problems, ...machineProblems(label, prompt.machine, prompt.exampleArguments)];
 }
 

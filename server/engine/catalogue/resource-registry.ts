@@ -4,6 +4,7 @@
  */
 import { Catalogue } from './catalogue.js';
 import { machineProblems } from './machine-checks.js';
+import { catalogueFieldProblems } from './catalogue-field-checks.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from '../authoring/resource-definition.js';
 import { parseUriTemplate, type UriTemplate } from './uri-template.js';
 
@@ -22,6 +23,7 @@ function resourceProblems(entry: Entry): string[] {
   const label = labelOf(entry);
   const problems: string[] = [];
   if (!entry.name) problems.push(`${label}: give it a name.`);
+  problems.push(...catalogueFieldProblems(label, entry));
   if (entry.kind === 'resource') {
     if (!URL.canParse(entry.uri)) problems.push(`${label}: the uri is not a valid URI.`);
     return [...problems, ...machineProblems(label, entry.machine, { uri: entry.uri })];

@@ -2,6 +2,7 @@
 import { findHeaderParams, type HeaderParam } from './header-param-schema.js';
 import { JsonSchemaValidator } from '../json-schema-validator.js';
 import { Catalogue, PRIMITIVE_NAME } from './catalogue.js';
+import { catalogueFieldProblems } from './catalogue-field-checks.js';
 import { machineProblems } from './machine-checks.js';
 import { machineWarnings } from './machine-warnings.js';
 import { taskProblems } from '../tasks/task-checks.js';
@@ -70,6 +71,7 @@ export class ToolRegistry {
           const schemaIssues = schemaProblems(tool, validator);
           own.push(...schemaIssues);
           const problems = own.map((problem) => `tool "${tool.name}": ${problem}`);
+          problems.push(...catalogueFieldProblems(`tool "${tool.name}"`, tool));
           if (schemaIssues.length === 0) problems.push(...toolMachineProblems(tool, validator));
           return problems;
         },

@@ -106,6 +106,11 @@ export class TaskManager {
     return record && toDetailedTask(record);
   }
 
+  /** The tool a task runs, or undefined when it does not exist for this principal (for scope checks). */
+  async toolOf(taskId: unknown, principal: string): Promise<string | undefined> {
+    return (await this.#find(taskId, principal))?.tool;
+  }
+
   /**
    * Records answers to outstanding questions (tasks.md, tasks/update): keys never issued, already
    * answered or superseded are ignored; once every outstanding question has an answer the task

@@ -37,6 +37,7 @@ import { CANCELLED, type MethodContext, type MethodResult } from '../method-cont
 import type { Principal } from '../principal.js';
 import { invalidParams, methodNotFound, ProtocolError } from '../protocol-error.js';
 import { META } from '../request-meta.js';
+import { InsufficientScope } from '../scope-policy.js';
 import { isJsonRpcResponse } from './legacy-message.js';
 import { LegacySession, type ClientAnswer, type Send } from './legacy-session.js';
 import { negotiateLegacyVersion } from './legacy-versions.js';
@@ -83,7 +84,8 @@ export interface LegacyContext {
 }
 
 export type LegacyOutcome =
-  | { type: 'response'; response: JsonRpcResponse }
+  /** `insufficientScope`: the scopes a refused operation needs (HTTP: 403 with the challenge). */
+  | { type: 'response'; response: JsonRpcResponse; insufficientScope?: readonly string[] }
   /** A notification, or a response to a question: nothing to answer (HTTP 202). */
   | { type: 'accepted' }
   /** A response nobody waits for (answered already, timed out, or asked by another instance). */
@@ -208,7 +210,11 @@ export class LegacyService {
         session.finish(incoming.id, controller);
       }
     } catch (error) {
-      return { type: 'response', response: errorResponse(id, this.#wireError(error, message)) };
+      const wire = this.#wireError(error, message);
+      const response = errorResponse(id, wire);
+      return wire instanceof InsufficientScope
+        ? { type: 'response', response, insufficientScope: wire.scopes }
+        : { type: 'response', response };
     }
   }
 

@@ -6,13 +6,16 @@
 import { hintsFor } from '../caching-hints.js';
 import type { MethodSpec } from '../method-context.js';
 import { paginate } from '../pagination.js';
+import type { ScopePolicy } from '../scope-policy.js';
 
 export interface ListOptions {
   ttlMs: number;
   pageSize: number;
+  /** Set when some entry needs scopes: a caller sees only what its scopes cover. */
+  access?: ScopePolicy;
 }
 
-export interface ListSpec<T> {
+export interface ListSpec<T extends { scopes?: readonly string[] }> {
   capability: string;
   /** The result's list field: `tools`, `prompts`, `resources`, `resourceTemplates`. */
   field: string;
@@ -22,15 +25,22 @@ export interface ListSpec<T> {
   describe: (item: T) => Record<string, unknown>;
 }
 
-export function listMethod<T>(spec: ListSpec<T>, options: ListOptions): MethodSpec {
+export function listMethod<T extends { scopes?: readonly string[] }>(
+  spec: ListSpec<T>,
+  options: ListOptions,
+): MethodSpec {
+  const { access } = options;
   return {
     capability: spec.capability,
     async handle({ params, principal }) {
-      const page = paginate(spec.items(), spec.keyOf, params.cursor, options.pageSize);
+      // A list cut to the caller's scopes is the caller's own: never for a shared cache (spec, caching).
+      const filtered = access !== undefined && access.restricts(principal);
+      const items = filtered ? spec.items().filter((item) => access.allows(item.scopes, principal)) : spec.items();
+      const page = paginate(items, spec.keyOf, params.cursor, options.pageSize);
       return {
         [spec.field]: page.items.map(spec.describe),
         ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-        ...hintsFor(options.ttlMs, principal),
+        ...(filtered ? { ttlMs: options.ttlMs, cacheScope: 'private' } : hintsFor(options.ttlMs, principal)),
       };
     },
   };

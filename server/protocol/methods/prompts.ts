@@ -24,6 +24,8 @@ export function describePrompt(prompt: PromptDefinition): Record<string, unknown
           })),
         }
       : {}),
+    ...(prompt.icons ? { icons: prompt.icons } : {}),
+    ...(prompt._meta ? { _meta: prompt._meta } : {}),
   };
 }
 

@@ -17,8 +17,8 @@ export function resourcesListMethod(registry: ResourceRegistry, options: ListOpt
       field: 'resources',
       items: () => registry.resources(),
       keyOf: (r) => r.uri,
-      describe: ({ uri, name, title, description, mimeType, size }) =>
-        definedFields({ uri, name, title, description, mimeType, size }),
+      describe: ({ uri, name, title, description, mimeType, size, icons, _meta }) =>
+        definedFields({ uri, name, title, description, mimeType, size, icons, _meta }),
     },
     options,
   );
@@ -31,8 +31,8 @@ export function resourceTemplatesListMethod(registry: ResourceRegistry, options:
       field: 'resourceTemplates',
       items: () => registry.templates(),
       keyOf: (t) => t.uriTemplate,
-      describe: ({ uriTemplate, name, title, description, mimeType }) =>
-        definedFields({ uriTemplate, name, title, description, mimeType }),
+      describe: ({ uriTemplate, name, title, description, mimeType, icons, _meta }) =>
+        definedFields({ uriTemplate, name, title, description, mimeType, icons, _meta }),
     },
     options,
   );

@@ -12,6 +12,8 @@ export function describeTool(tool: ToolDefinition): Record<string, unknown> {
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.icons ? { icons: tool.icons } : {}),
+    ...(tool._meta ? { _meta: tool._meta } : {}),
   };
 }
 

@@ -1,0 +1,129 @@
+/**
+ * A real OpenID Provider for tests: `oidc-provider` (a certified implementation) in this process
+ * on 127.0.0.1, issuing RFC 9068 JWT access tokens for one resource (RFC 8707) by the client
+ * credentials grant. `rotate` swaps in a provider with other signing keys behind the same issuer
+ * URL, as an issuer that rotates its keys does; `jwksRequests` counts fetches of its key set.
+ * The signing keys are made here, so a test can also sign tokens of its own with them.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import Provider from 'oidc-provider';
+
+/** A confidential client and the scopes the issuer grants it at the resource. */
+export interface IssuerClient {
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+}
+
+export interface SigningKey {
+  kid: string;
+  alg: 'RS256' | 'ES256';
+  privateKey: CryptoKey;
+  publicJwk: JWK;
+  privateJwk: JWK;
+}
+
+export interface TestIssuer {
+  /** The issuer identifier, e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  issuer: string;
+  /** The key the issuer signs with now. */
+  key: SigningKey;
+  /** Fetches of the JWKS document so far. */
+  jwksRequests: number;
+  /** A client credentials token for `resource`, asking for `scope`. */
+  token(client: IssuerClient, resource: string, scope?: string): Promise<{ accessToken: string; scope?: string }>;
+  /** From now on the issuer publishes and signs with `key` only (the old key is gone). */
+  rotate(key: SigningKey): void;
+  close(): Promise<void>;
+}
+
+export async function signingKey(kid: string, alg: 'RS256' | 'ES256' = 'ES256'): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  const privateJwk = { ...(await exportJWK(privateKey)), kid, alg, use: 'sig' };
+  return { kid, alg, privateKey, publicJwk, privateJwk };
+}
+
+function provider(issuer: string, key: SigningKey, clients: IssuerClient[]): Provider {
+  const byId = new Map(clients.map((client) => [client.clientId, client]));
+  const allScopes = [...new Set(clients.flatMap((client) => client.scopes))];
+  return new Provider(issuer, {
+    clients: clients.map((client) => ({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      scope: allScopes.join(' '),
+      id_token_signed_response_alg: key.alg,
+    })),
+    jwks: { keys: [key.privateJwk] },
+    ttl: { ClientCredentials: 300 },
+    scopes: allScopes,
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        // Any resource the client names; the scopes granted there are the client's own.
+        getResourceServerInfo: (_ctx, resource, client) => ({
+          scope: (byId.get(client.clientId)?.scopes ?? []).join(' '),
+          audience: resource,
+          accessTokenTTL: 300,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: key.alg, kid: key.kid } },
+        }),
+      },
+    },
+  });
+}
+
+export async function startIssuer(clients: IssuerClient[], firstKey?: SigningKey): Promise<TestIssuer> {
+  let current: Provider | undefined;
+  let key = firstKey ?? (await signingKey('k1'));
+  const counters = { jwks: 0 };
+  const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/jwks')) counters.jwks += 1;
+    void current!.callback()(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  current = provider(issuer, key, clients);
+  return {
+    issuer,
+    get key() {
+      return key;
+    },
+    get jwksRequests() {
+      return counters.jwks;
+    },
+    async token(client, resource, scope) {
+      const response = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          resource,
+          ...(scope ? { scope } : {}),
+        }),
+      });
+      const body = (await response.json()) as Record<string, unknown>;
+      if (response.status !== 200) throw new Error(`token request failed: ${JSON.stringify(body)}`);
+      return { accessToken: body.access_token as string, ...(body.scope ? { scope: body.scope as string } : {}) };
+    },
+    rotate(next) {
+      key = next;
+      current = provider(issuer, next, clients);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
