@@ -25,7 +25,7 @@ import {
   type Values,
 } from 'xstate';
 import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
-import type { AnswerEventsOf, FromObjectSchema, ObjectSchema, QuestionSpec } from './question-specs.js';
+import type { AnswerEventsOf, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
 import type { CheckNode } from './target-checks.js';
 import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
 
@@ -156,10 +156,10 @@ export function toolSetup<
     TActions,
     TGuards,
     TDelay,
-    FromObjectSchema<TInputSchema>
+    ArgumentsOf<TInputSchema>
   >,
   TQuestions,
-  FromObjectSchema<TInputSchema>,
+  ArgumentsOf<TInputSchema>,
   (AnswerEventsOf<TQuestions> | TEvent)['type']
 > {
   const { inputSchema, outputSchema, questions, ...rest } = spec;
