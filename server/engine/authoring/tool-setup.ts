@@ -26,7 +26,7 @@ import {
 } from 'xstate';
 import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
 import type { AnswerEventsOf, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
-import type { CheckNode } from './target-checks.js';
+import type { CheckedConfig } from './target-checks.js';
 import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
 
 type Params = Record<string, ParameterizedObject['params'] | undefined>;
@@ -124,7 +124,7 @@ export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType ext
    * supplied (the final state's output becomes the tool result) unless the config gives one.
    */
   createMachine<const TConfig extends ConfigOf<S>>(
-    config: TConfig & NoInfer<CheckNode<TConfig, never, TEventType>>,
+    config: CheckedConfig<TConfig, ConfigOf<S>, TEventType>,
   ): ReturnType<S['createMachine']>;
   /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
   defineTool(

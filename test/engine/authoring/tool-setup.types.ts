@@ -1,7 +1,8 @@
 /**
  * Type-level test of the typed authoring API: each `@ts-expect-error` below marks a misspelling
  * that must not compile. `npm run typecheck` fails if one of them compiles (an unused
- * `@ts-expect-error` is an error), and tool-setup.test.ts checks each fails for its own line.
+ * `@ts-expect-error` is an error), and tool-setup.test.ts checks each fails for its own line (and
+ * that a misspelled target's error is one short sentence naming the nearest valid target).
  * Nothing here runs.
  */
 import { assign } from 'xstate';
@@ -17,8 +18,9 @@ export function misspellings() {
     context,
     states: {
       // @ts-expect-error a misspelled target in an answer handler
-      a: ask.confirm({ onAccept: 'filde', onDecline: 'b' }),
-      b: { type: 'final' },
+      a: ask.confirm({ onAccept: 'filde', onDecline: 'declined' }),
+      filed: { type: 'final' },
+      declined: { type: 'final' },
     },
   });
   expenseSetup.createMachine({
@@ -40,9 +42,9 @@ export function misspellings() {
     states: {
       a: {
         // @ts-expect-error a misspelled target in an ordinary transition
-        always: 'bb',
+        always: 'filde',
       },
-      b: { type: 'final' },
+      filed: { type: 'final' },
     },
   });
   ask.justification({
