@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import ts from 'typescript';
 import { FlowEngine, ToolRegistry } from '../../../server/engine/index.js';
+import { addTypeCheckFiles, typeErrors, type TypeError } from '../../helpers/type-check.js';
 import { testKeyRing } from '../fixtures/keys.js';
 import { accept, DECLINE, Driver, expectAsked, expectComplete } from '../fixtures/flow.js';
 import { expenseApprovalTool } from './expense-approval.js';
@@ -44,25 +44,13 @@ describe('toolSetup', () => {
     const isMarker = (line: string) => line.trim().startsWith('// @ts-expect-error');
     /** 1-based line of each marker: the line it covers has that index (0-based). */
     const marked = lines.flatMap((line, index) => (isMarker(line) ? [index + 1] : []));
-    let diagnostics: Array<{ line: number; text: string }>;
+    // Without the markers, each marked line must fail to compile, and nothing else may.
+    addTypeCheckFiles({ [file]: lines.map((line) => (isMarker(line) ? '' : line)).join('\n') });
+    let diagnostics: TypeError[];
 
     before(function () {
       this.timeout(180_000); // a type check of the authoring API and XState's types
-      // Without the markers, each marked line must fail to compile, and nothing else may.
-      const stripped = lines.map((line) => (isMarker(line) ? '' : line)).join('\n');
-      const config = ts.getParsedCommandLineOfConfigFile(
-        fileURLToPath(new URL('../../../tsconfig.json', import.meta.url)),
-        {},
-        { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-      )!;
-      const host = ts.createCompilerHost(config.options);
-      const readFile = host.readFile.bind(host);
-      host.readFile = (name) => (name === file ? stripped : readFile(name));
-      const program = ts.createProgram([file], { ...config.options, noEmit: true }, host);
-      diagnostics = ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => ({
-        line: d.file!.getLineAndCharacterOfPosition(d.start!).line,
-        text: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-      }));
+      diagnostics = typeErrors(file);
     });
 
     it('makes each misspelling a compile error of its own line', () => {
