@@ -25,6 +25,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The Try it panel's browser scripts are classic scripts: each shares one top-level name.
+    files: ['server/http/assets/*.js'],
+    languageOptions: { sourceType: 'script' },
+  },
+  {
     // chai's property assertions (`.to.be.empty`, `.not.empty`) read as bare expressions.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },

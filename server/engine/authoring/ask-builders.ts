@@ -29,14 +29,28 @@ interface AskOptions {
 
 /**
  * What `ask.<key>` returns, as far as the machine's types see it: the answer events it handles
- * and the targets they go to (checked by `createMachine`). At run time it is the full state node.
+ * and the targets they go to (checked by `createMachine`, target-checks.ts). At run time it is
+ * the full state node. Interfaces named by the question's key, so a compile error about one
+ * stays short.
  */
-export interface InputState<TEventType extends string, TTarget extends string> {
+export interface AskedState<TTarget extends string = string> {
   tags: string[];
   meta: Record<string, unknown>;
-  on: { [E in TEventType]: TTarget };
+  on: Record<string, TTarget>;
+}
+/** A form or URL question's state. */
+export interface InputState<TKey extends string, TTarget extends string> extends AskedState<TTarget> {
+  on: { [E in `answer.${TKey}.${'accept' | 'decline' | 'cancel'}`]: TTarget };
+}
+/** A sampling or roots request's state. */
+export interface ResultState<TKey extends string, TTarget extends string> extends AskedState<TTarget> {
+  on: { [E in `answer.${TKey}.result`]: TTarget };
 }
 
+/**
+ * The targets in the returned state come from the handlers only (`NoInfer`): inferred from where
+ * the state is placed in a config, they would widen to `string` and no misspelling would show.
+ */
 export type AskFor<S extends MachineSetup, K extends string, Q> = Q extends { kind: 'form' | 'url' }
   ? <const TA extends string = never, const TD extends string = never, const TC extends string = never>(
       handlers: AskOptions & {
@@ -48,13 +62,13 @@ export type AskFor<S extends MachineSetup, K extends string, Q> = Q extends { ki
         /** Where to go when the client cannot be asked (no capability); else the call is refused. */
         onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TC>;
       },
-    ) => InputState<`answer.${K}.${'accept' | 'decline' | 'cancel'}`, TA | TD | TC>
+    ) => InputState<K, NoInfer<TA | TD | TC>>
   : <const TR extends string = never, const TU extends string = never>(
       handlers: AskOptions & {
         onResult: Handler<Single<S, `answer.${K}.result`>, TR>;
         onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TU>;
       },
-    ) => InputState<`answer.${K}.result`, TR | TU>;
+    ) => ResultState<K, NoInfer<TR | TU>>;
 
 export type AskBuilders<S extends MachineSetup, TQuestions> = {
   [K in keyof TQuestions & string]: AskFor<S, K, TQuestions[K]>;

@@ -3,7 +3,7 @@
  * Types and XState only: importing it loads no Redis, BullMQ, Koa, ajv or crypto.
  */
 export { toolSetup, type ToolSetup, type ToolSetupSpec } from './tool-setup.js';
-export type { AskBuilders, AskFor, InputState } from './ask-builders.js';
+export type { AskBuilders, AskedState, AskFor, InputState, ResultState } from './ask-builders.js';
 export type {
   AnswerEventsOf,
   FormContentOf,

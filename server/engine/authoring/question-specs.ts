@@ -37,8 +37,22 @@ export interface RootsSpec {
 export type QuestionSpec<TContext = any> = FormSpec<TContext> | UrlSpec<TContext> | SamplingSpec<TContext> | RootsSpec;
 
 type Resolved<T> = T extends (...args: any[]) => infer R ? R : T;
-/** The content of an accepted form answer: what its schema admits (already validated by the engine). */
-export type FormContentOf<Q> = Q extends { schema: infer S } ? FromObjectSchema<Resolved<S>> : never;
+/**
+ * `T` without its index signatures: only the properties it names. json-schema-to-ts gives an
+ * object schema without `additionalProperties: false` an index signature (`[x: string]: unknown`),
+ * which would let a misspelled field (`content.confrim`) compile.
+ */
+export type DeclaredProperties<T> = T extends object
+  ? { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] }
+  : T;
+/**
+ * The content of an accepted form answer: exactly the properties its schema declares (already
+ * validated by the engine), whatever `additionalProperties` says. Extra fields a client sends are
+ * not the machine's business: a form asks for what it names.
+ */
+export type FormContentOf<Q> = Q extends { schema: infer S }
+  ? DeclaredProperties<FromObjectSchema<Resolved<S>>>
+  : never;
 
 export interface SamplingResult {
   role: string;
@@ -62,5 +76,14 @@ type EventsFor<K extends string, Q> = Q extends { kind: 'form' | 'url' }
 /** Every event the machine can receive from the answers to `TQuestions`. */
 export type AnswerEventsOf<TQuestions> = Values<{ [K in keyof TQuestions & string]: EventsFor<K, TQuestions[K]> }>;
 
-/** The value an object schema admits (tool arguments from `inputSchema`). */
+/** The value an object schema admits, as json-schema-to-ts reads it. */
 export type FromObjectSchema<S> = S extends JSONSchema ? FromSchema<S> : never;
+
+/**
+ * The arguments `inputSchema` admits, as the machine's `input`: the declared properties, and an
+ * index signature for others only where the schema asks for them (`additionalProperties: true`
+ * or a schema), so `input.amuont` does not compile merely because `additionalProperties` was left out.
+ */
+export type ArgumentsOf<S> = S extends { additionalProperties: true | object }
+  ? FromObjectSchema<S>
+  : DeclaredProperties<FromObjectSchema<S>>;

@@ -25,8 +25,8 @@ import {
   type Values,
 } from 'xstate';
 import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
-import type { AnswerEventsOf, FromObjectSchema, ObjectSchema, QuestionSpec } from './question-specs.js';
-import type { CheckNode } from './target-checks.js';
+import type { AnswerEventsOf, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
+import type { CheckedConfig } from './target-checks.js';
 import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
 
 type Params = Record<string, ParameterizedObject['params'] | undefined>;
@@ -124,7 +124,7 @@ export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType ext
    * supplied (the final state's output becomes the tool result) unless the config gives one.
    */
   createMachine<const TConfig extends ConfigOf<S>>(
-    config: TConfig & NoInfer<CheckNode<TConfig, never, TEventType>>,
+    config: CheckedConfig<TConfig, ConfigOf<S>, TEventType>,
   ): ReturnType<S['createMachine']>;
   /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
   defineTool(
@@ -156,10 +156,10 @@ export function toolSetup<
     TActions,
     TGuards,
     TDelay,
-    FromObjectSchema<TInputSchema>
+    ArgumentsOf<TInputSchema>
   >,
   TQuestions,
-  FromObjectSchema<TInputSchema>,
+  ArgumentsOf<TInputSchema>,
   (AnswerEventsOf<TQuestions> | TEvent)['type']
 > {
   const { inputSchema, outputSchema, questions, ...rest } = spec;

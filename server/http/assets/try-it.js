@@ -1,3 +1,4 @@
+// @ts-check
 /**
  * The "Try it" panel of a tool's docs page: a small MCP client in the page. It calls the tool on
  * this server's own endpoint, renders each round's questions as forms from their schemas, echoes
@@ -6,45 +7,137 @@
  * diagram beside it. A tool that may run as a task declares the tasks extension, and a task handle
  * is followed by try-it-task.js. Served as a file (no inline script, strict CSP); every piece of
  * server data is set as text, never as markup. Reads its settings from the page's #try-it-data block.
+ * Uses `batonTryItForms` and `batonTryItTask` (the two scripts before it) and Mermaid's global.
  */
+
+/**
+ * The page's #try-it-data block (`TryItData` in try-it-panel.ts, which writes it).
+ * @typedef {object} TryItData
+ * @property {string} tool
+ * @property {TryItSchema} inputSchema
+ * @property {TryItObject} exampleArguments
+ * @property {Array<{ name: string, path: string[] }>} headerParams
+ * @property {string} endpoint
+ * @property {'open' | 'token' | 'withheld'} auth
+ * @property {string} diagram
+ * @property {Record<string, string[] | undefined>} waitingStates
+ * @property {'optional' | 'required'} [task]
+ */
+/**
+ * One question of a round or a task (`inputRequests[key]`): an elicitation, or a sampling or roots request.
+ * @typedef {object} TryItInputRequest
+ * @property {string} method
+ * @property {{ mode?: string, message?: unknown, url?: unknown, requestedSchema?: TryItSchema, messages?: unknown }} [params]
+ */
+/**
+ * What the panel reads of a result: a tool's result, a round that asks (`input_required`), a
+ * created task (`resultType: "task"`) or a task as `tasks/get` shows it.
+ * @typedef {object} TryItResult
+ * @property {string} [resultType]
+ * @property {Record<string, TryItInputRequest>} [inputRequests]
+ * @property {unknown} [requestState]
+ * @property {boolean} [isError]
+ * @property {Array<{ type?: string, text?: string, mimeType?: string, data?: string }>} [content]
+ * @property {unknown} [structuredContent]
+ * @property {string} [taskId]
+ * @property {string} [status]
+ * @property {unknown} [statusMessage]
+ * @property {unknown} [pollIntervalMs]
+ * @property {TryItResult} [result]
+ * @property {TryItError} [error]
+ */
+/** @typedef {{ code?: number, message?: string }} TryItError */
+/**
+ * How a call ended, as the panel shows it: a response's result or error, a cancelled task, or an
+ * HTTP reply whose body was not JSON.
+ * @typedef {object} TryItOutcome
+ * @property {TryItResult} [result]
+ * @property {TryItError} [error]
+ * @property {string} [cancelled]
+ * @property {number} [httpStatus]
+ * @property {string} [body]
+ */
+/**
+ * A message from the server: a response (`id`) or a notification (`method`).
+ * @typedef {TryItOutcome & { id?: unknown, method?: string, params?: TryItProgress }} TryItAnswer
+ */
+/** @typedef {{ progress?: number, total?: number, message?: string }} TryItProgress */
+/**
+ * A request's params: a tool call (round) or a task's (`tasks/get`, `tasks/update`, `tasks/cancel`).
+ * @typedef {TryItCall | { taskId: string, inputResponses?: Record<string, unknown> }} TryItParams
+ */
+/**
+ * @typedef {object} TryItCall
+ * @property {string} name
+ * @property {TryItObject} arguments
+ * @property {Record<string, unknown>} [inputResponses]
+ * @property {unknown} [requestState]
+ */
+/** @typedef {{ render(id: string, source: string): Promise<{ svg: string }> }} TryItMermaid */
+
 (() => {
   'use strict';
+  /**
+   * A part of the panel's HTML (try-it-panel.ts writes them all).
+   * @param {ParentNode} root
+   * @param {string} selector
+   */
+  const part = (root, selector) => {
+    const found = root.querySelector(selector);
+    if (!(found instanceof HTMLElement)) throw new Error('The Try it panel has no ' + selector);
+    return found;
+  };
   const dataBlock = document.getElementById('try-it-data');
   if (!dataBlock) return;
-  const data = JSON.parse(dataBlock.textContent);
-  const section = document.getElementById('try-it');
-  const panel = section.querySelector('.try-it-panel');
-  const diagramBox = section.querySelector('.try-it-diagram');
+  /** @type {TryItData} */
+  const data = JSON.parse(dataBlock.textContent ?? '');
+  const section = part(document, '#try-it');
+  const panel = part(section, '.try-it-panel');
+  const diagramBox = part(section, '.try-it-diagram');
   const tokenInput = section.querySelector('.try-it-token input');
+  const token = () => (tokenInput instanceof HTMLInputElement ? tokenInput.value.trim() : '');
 
   const PROTOCOL_VERSION = '2026-07-28';
   const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-  const CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
-  // Declared only where the tool may run as a task: for any other tool it would change nothing.
-  if (data.task) CAPABILITIES.extensions = { [TASKS_EXTENSION]: {} };
+  const CAPABILITIES = {
+    elicitation: { form: {}, url: {} },
+    sampling: {},
+    roots: {},
+    // Declared only where the tool may run as a task: for any other tool it would change nothing.
+    ...(data.task ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+  };
   const CLIENT_INFO = { name: 'baton-docs-try-it', version: '1.0.0' };
-  const { el, pretty, objectFields } = window.batonTryItForms;
+  const { el, pretty, objectFields } = batonTryItForms;
+  /** Mermaid's bundle (mermaid.min.js) sets it, before the docs' scripts run. */
+  const { mermaid } = /** @type {{ mermaid: TryItMermaid }} */ (/** @type {unknown} */ (window));
+
+  /** @param {unknown} error */
+  const reason = (error) => (error instanceof Error ? error.message : String(error));
 
   // ---- the diagram, and which states wait ----------------------------------------------------
 
-  /** Mermaid names a state's SVG group `<diagram>-state-<id>-<n>`; the id is what the server gave. */
+  /**
+   * Mermaid names a state's SVG group `<diagram>-state-<id>-<n>`; the id is what the server gave.
+   * @type {Map<string, Element>}
+   */
   const stateGroups = new Map();
   async function drawDiagram() {
-    const source = diagramBox.querySelector('pre.mermaid-source').textContent;
+    const source = part(diagramBox, 'pre.mermaid-source').textContent ?? '';
     try {
-      const { svg } = await window.mermaid.render('try-it-svg', source);
+      const { svg } = await mermaid.render('try-it-svg', source);
       diagramBox.innerHTML = svg;
       for (const group of diagramBox.querySelectorAll('g[id]')) {
-        const match = /-state-(.+)-\d+$/.exec(group.id);
-        if (match && !stateGroups.has(match[1])) stateGroups.set(match[1], group);
+        const id = /-state-(.+)-\d+$/.exec(group.id)?.[1];
+        if (id !== undefined && !stateGroups.has(id)) stateGroups.set(id, group);
       }
       diagramBox.dataset.rendered = 'ok';
     } catch (error) {
       diagramBox.dataset.rendered = 'error';
-      diagramBox.prepend(el('p', {}, 'The diagram could not be drawn: ' + String((error && error.message) || error)));
+      diagramBox.prepend(el('p', {}, 'The diagram could not be drawn: ' + reason(error)));
     }
   }
 
+  /** @param {string[]} keys */
   function highlight(keys) {
     for (const group of diagramBox.querySelectorAll('.try-it-waiting')) group.classList.remove('try-it-waiting');
     const ids = [];
@@ -62,9 +155,17 @@
   // ---- the wire --------------------------------------------------------------------------------
 
   let nextId = 1;
-  let wire;
-  let progressBox;
+  /** The parts of one run (replaced by every start). */
+  let wire = el('div', {});
+  let progressBar = el('progress', {});
+  let progressLog = el('ol', {});
+  let progressBox = el('div', {});
 
+  /**
+   * @param {'in' | 'out'} direction
+   * @param {string} title
+   * @param {unknown} message
+   */
   function logWire(direction, title, message) {
     wire.append(
       el(
@@ -76,7 +177,10 @@
     );
   }
 
-  /** `Mcp-Param-*` values: plain when they are visible ASCII, else the `=?base64?…?=` form. */
+  /**
+   * `Mcp-Param-*` values: plain when they are visible ASCII, else the `=?base64?…?=` form.
+   * @param {unknown} value
+   */
   function headerValue(value) {
     const text = String(value);
     const plain =
@@ -86,45 +190,60 @@
     return '=?base64?' + btoa(String.fromCharCode(...bytes)) + '?=';
   }
 
+  /**
+   * @param {string} method
+   * @param {TryItParams} params
+   * @returns {Record<string, string>}
+   */
   function headersFor(method, params) {
+    const call = 'name' in params ? params : undefined;
+    /** @type {Record<string, string>} */
     const headers = {
       'Content-Type': 'application/json',
       Accept: 'application/json, text/event-stream',
       'MCP-Protocol-Version': PROTOCOL_VERSION,
       'Mcp-Method': method,
       // tasks/* name the task (tasks.md, "HTTP Headers"); a task id is plain ASCII.
-      'Mcp-Name': method === 'tools/call' ? params.name : params.taskId,
+      'Mcp-Name': 'name' in params ? params.name : params.taskId,
     };
-    for (const param of method === 'tools/call' ? data.headerParams : []) {
-      let value = params.arguments;
-      for (const key of param.path) value = value && typeof value === 'object' ? value[key] : undefined;
+    for (const param of call ? data.headerParams : []) {
+      /** @type {unknown} */
+      let value = call?.arguments;
+      for (const key of param.path) {
+        value = value && typeof value === 'object' ? /** @type {Record<string, unknown>} */ (value)[key] : undefined;
+      }
       if (value !== undefined && value !== null && typeof value !== 'object') {
         headers['Mcp-Param-' + param.name] = headerValue(value);
       }
     }
-    if (data.auth === 'token' && tokenInput && tokenInput.value.trim()) {
-      headers.Authorization = 'Bearer ' + tokenInput.value.trim();
-    }
+    if (data.auth === 'token' && token()) headers.Authorization = 'Bearer ' + token();
     return headers;
   }
 
-  function showProgress(notification) {
-    const p = notification.params || {};
+  /** @param {TryItProgress} p */
+  function showProgress(p) {
     progressBox.hidden = false;
-    const bar = progressBox.querySelector('progress');
     if (typeof p.total === 'number') {
-      bar.max = p.total;
-      bar.value = p.progress;
-    } else bar.removeAttribute('value');
+      progressBar.max = p.total;
+      progressBar.value = p.progress ?? 0;
+    } else progressBar.removeAttribute('value');
     const text =
       (p.message ? p.message + ' ' : '') + '(' + p.progress + (p.total !== undefined ? '/' + p.total : '') + ')';
-    progressBox.querySelector('ol').append(el('li', {}, text));
+    progressLog.append(el('li', {}, text));
   }
 
-  /** Reads an SSE body: notifications as they come, and the response to `id`. */
+  /**
+   * Reads an SSE body: notifications as they come, and the response to `id`.
+   * @param {Response} response
+   * @param {number} id
+   * @param {string} label
+   * @returns {Promise<TryItAnswer | undefined>}
+   */
   async function readEvents(response, id, label) {
+    if (!response.body) return undefined;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
+    /** @type {TryItAnswer | undefined} */
     let answer;
     for (;;) {
       const { value, done } = await reader.read();
@@ -139,10 +258,11 @@
           .map((line) => line.slice(5).replace(/^ /, ''))
           .join('\n');
         if (!payload) continue;
+        /** @type {TryItAnswer} */
         const message = JSON.parse(payload);
         if (message.method) {
           logWire('in', label + ' ← ' + message.method + ' (streamed)', message);
-          if (message.method === 'notifications/progress') showProgress(message);
+          if (message.method === 'notifications/progress' && message.params) showProgress(message.params);
         } else if (message.id === id) answer = message;
       }
       if (done) break;
@@ -150,7 +270,13 @@
     return answer;
   }
 
-  /** One exchange: POST a request and answer with the JSON-RPC response (or an HTTP failure). */
+  /**
+   * One exchange: POST a request and answer with the JSON-RPC response (or an HTTP failure).
+   * @param {string} method
+   * @param {TryItParams} params
+   * @param {string} label
+   * @returns {Promise<TryItAnswer | undefined>}
+   */
   async function post(method, params, label) {
     const id = nextId++;
     const call = method === 'tools/call';
@@ -172,7 +298,7 @@
     logWire('out', label + ' → ' + method + ' (id ' + id + ')', message);
     if (call) {
       progressBox.hidden = true;
-      progressBox.querySelector('ol').replaceChildren();
+      progressLog.replaceChildren();
     }
     // credentials: 'omit': cookies never ride along; a token is sent only as set in headersFor.
     const response = await fetch(data.endpoint, {
@@ -183,6 +309,7 @@
       cache: 'no-store',
     });
     const streamed = (response.headers.get('content-type') || '').startsWith('text/event-stream');
+    /** @type {TryItAnswer | undefined} */
     let answer;
     if (streamed) answer = await readEvents(response, id, label);
     else {
@@ -199,11 +326,15 @@
 
   // ---- the flow ----------------------------------------------------------------------------------
 
-  let step;
+  let step = el('div', {});
   let lastArguments = data.exampleArguments;
   /** Bumped by every start: a task followed from an older run stops polling. */
   let generation = 0;
 
+  /**
+   * @param {string} phase
+   * @param {number} [round]
+   */
   function setPhase(phase, round) {
     delete panel.dataset.taskStatus;
     panel.dataset.phase = phase;
@@ -214,12 +345,9 @@
     generation += 1;
     nextId = 1;
     step = el('div', { class: 'try-it-step' });
-    progressBox = el(
-      'div',
-      { class: 'try-it-progress', hidden: true },
-      el('progress', {}),
-      el('ol', { class: 'try-it-progress-log' }),
-    );
+    progressBar = el('progress', {});
+    progressLog = el('ol', { class: 'try-it-progress-log' });
+    progressBox = el('div', { class: 'try-it-progress', hidden: true }, progressBar, progressLog);
     wire = el('div', { class: 'try-it-wire' }, el('h3', {}, 'On the wire'));
     panel.replaceChildren(step, progressBox, wire);
     highlight([]);
@@ -237,31 +365,40 @@
     setPhase('arguments');
   }
 
+  /**
+   * @param {TryItCall} params
+   * @param {number} number
+   */
   async function round(params, number) {
     setPhase('sending', number);
     step.replaceChildren(el('p', { class: 'try-it-note' }, 'Round ' + number + ': waiting for the server…'));
+    /** @type {TryItAnswer | undefined} */
     let answer;
     try {
       answer = await post('tools/call', params, 'round ' + number);
     } catch (error) {
-      return finish({ error: { message: 'The request failed: ' + String((error && error.message) || error) } }, number);
+      return finish({ error: { message: 'The request failed: ' + reason(error) } }, number);
     }
     const result = answer && answer.result;
-    if (result && result.resultType === 'task' && typeof result.taskId === 'string') {
+    const taskId = result?.taskId;
+    if (result && result.resultType === 'task' && typeof taskId === 'string') {
       const current = generation;
-      return window.batonTryItTask.follow(result, {
-        step,
-        post,
-        question,
-        highlight,
-        finish,
-        restart: start,
-        setPhase: (phase, status, exchanges) => {
-          setPhase(phase, exchanges);
-          panel.dataset.taskStatus = status;
+      return batonTryItTask.follow(
+        { ...result, taskId },
+        {
+          step,
+          post,
+          question,
+          highlight,
+          finish,
+          restart: start,
+          setPhase: (phase, status, exchanges) => {
+            setPhase(phase, exchanges);
+            panel.dataset.taskStatus = status;
+          },
+          isCurrent: () => current === generation,
         },
-        isCurrent: () => current === generation,
-      });
+      );
     }
     if (result && (result.resultType === 'input_required' || result.inputRequests)) {
       return ask(params, result, number);
@@ -269,14 +406,21 @@
     finish(answer || { error: { message: 'The stream ended without a response.' } }, number);
   }
 
+  /**
+   * @param {TryItCall} params
+   * @param {TryItResult} result
+   * @param {number} number
+   */
   function ask(params, result, number) {
     const requests = Object.entries(result.inputRequests || {});
+    /** @type {Record<string, unknown>} */
     const answers = {};
     highlight(requests.map(([key]) => key));
     const cards = requests.map(([key, request]) =>
       question(key, request, (response) => {
         answers[key] = response;
         if (Object.keys(answers).length < requests.length) return;
+        /** @type {TryItCall} */
         const next = { name: params.name, arguments: params.arguments, inputResponses: answers };
         // Echoed exactly as received: the page never reads or changes the sealed state.
         if (result.requestState !== undefined) next.requestState = result.requestState;
@@ -295,7 +439,12 @@
     setPhase('asking', number);
   }
 
-  /** A question card; `answer` is called once with the inputResponses value. */
+  /**
+   * A question card; `answer` is called once with the inputResponses value.
+   * @param {string} key
+   * @param {TryItInputRequest} request
+   * @param {(response: unknown) => void} answer
+   */
   function question(key, request, answer) {
     const p = request.params || {};
     const kind = request.method === 'elicitation/create' ? (p.mode === 'url' ? 'url' : 'form') : request.method;
@@ -305,6 +454,7 @@
       el('h4', {}, key, ' ', el('small', {}, kind)),
     );
     if (typeof p.message === 'string') card.append(el('p', { class: 'try-it-message-text' }, p.message));
+    /** @type {() => unknown} */
     let accept;
     const buttons = [];
     if (kind === 'form') {
@@ -321,7 +471,11 @@
           'p',
           {},
           safe
-            ? el('a', { href: p.url, target: '_blank', rel: 'noopener noreferrer', class: 'try-it-link' }, p.url)
+            ? el(
+                'a',
+                { href: String(p.url), target: '_blank', rel: 'noopener noreferrer', class: 'try-it-link' },
+                String(p.url),
+              )
             : el('code', {}, String(p.url)),
         ),
       );
@@ -349,9 +503,14 @@
       };
       buttons.push(el('button', { type: 'submit', 'data-action': 'accept' }, 'Send'));
     }
+    /**
+     * @param {unknown} response
+     * @param {string} label
+     */
     const settle = (response, label) => {
       card.dataset.answered = label;
-      for (const control of card.querySelectorAll('input, select, textarea, button')) control.disabled = true;
+      for (const control of card.querySelectorAll('input, select, textarea, button'))
+        control.setAttribute('disabled', '');
       card.append(el('p', { class: 'try-it-answered' }, 'Answered: ' + label));
       answer(response);
     };
@@ -375,7 +534,12 @@
     return card;
   }
 
-  /** Shows the outcome; `kept` (the task's card) stays above it. */
+  /**
+   * Shows the outcome; `kept` (the task's card) stays above it.
+   * @param {TryItOutcome} answer
+   * @param {number} number
+   * @param {HTMLElement[]} [kept]
+   */
   function finish(answer, number, kept = []) {
     highlight([]);
     const box = el('div', { class: 'try-it-result' });

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import ts from 'typescript';
 import { FlowEngine, ToolRegistry } from '../../../server/engine/index.js';
+import { addTypeCheckFiles, typeErrors, type TypeError } from '../../helpers/type-check.js';
 import { testKeyRing } from '../fixtures/keys.js';
 import { accept, DECLINE, Driver, expectAsked, expectComplete } from '../fixtures/flow.js';
 import { expenseApprovalTool } from './expense-approval.js';
@@ -38,30 +38,40 @@ describe('toolSetup', () => {
     expect(expectComplete(await flow.answer(first, { confirm: DECLINE }))).to.deep.equal({ filed: false });
   });
 
-  it('makes each misspelling in tool-setup.types.ts a compile error of its own line', () => {
+  describe('misspellings (tool-setup.types.ts)', () => {
     const file = fileURLToPath(new URL('./tool-setup.types.ts', import.meta.url));
-    const source = readFileSync(file, 'utf8');
-    const lines = source.split('\n');
+    const lines = readFileSync(file, 'utf8').split('\n');
     const isMarker = (line: string) => line.trim().startsWith('// @ts-expect-error');
+    /** 1-based line of each marker: the line it covers has that index (0-based). */
     const marked = lines.flatMap((line, index) => (isMarker(line) ? [index + 1] : []));
-    expect(marked.length).to.be.greaterThanOrEqual(10);
     // Without the markers, each marked line must fail to compile, and nothing else may.
-    const stripped = lines.map((line) => (isMarker(line) ? '' : line)).join('\n');
-    const config = ts.getParsedCommandLineOfConfigFile(
-      fileURLToPath(new URL('../../../tsconfig.json', import.meta.url)),
-      {},
-      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
-    )!;
-    const host = ts.createCompilerHost(config.options);
-    const readFile = host.readFile.bind(host);
-    host.readFile = (name) => (name === file ? stripped : readFile(name));
-    const program = ts.createProgram([file], { ...config.options, noEmit: true }, host);
-    const errorLines = new Set(
-      ts
-        .getPreEmitDiagnostics(program, program.getSourceFile(file))
-        .map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line),
-    );
-    // A marker on line n (1-based) covers line n + 1, which is index n.
-    expect([...errorLines].sort((a, b) => a - b)).to.deep.equal(marked);
+    addTypeCheckFiles({ [file]: lines.map((line) => (isMarker(line) ? '' : line)).join('\n') });
+    let diagnostics: TypeError[];
+
+    before(function () {
+      this.timeout(180_000); // a type check of the authoring API and XState's types
+      diagnostics = typeErrors(file);
+    });
+
+    it('makes each misspelling a compile error of its own line', () => {
+      expect(marked.length).to.be.greaterThanOrEqual(15);
+      const errorLines = new Set(diagnostics.map((d) => d.line));
+      expect([...errorLines].sort((a, b) => a - b)).to.deep.equal(marked);
+    });
+
+    it('reports a misspelled target in one short sentence that names it, then the nearest valid target', () => {
+      const targetLines = marked.filter((line) => lines[line - 1]!.includes('misspelled target'));
+      expect(targetLines).to.have.length.greaterThanOrEqual(2);
+      for (const line of targetLines) {
+        const [error, ...others] = diagnostics.filter((d) => d.line === line);
+        expect(others, `line ${line + 1}`).to.be.empty;
+        expect(error!.text, `line ${line + 1}`).not.to.include('\n');
+        expect(error!.text.length, `line ${line + 1}: ${error!.text}`).to.be.at.most(160);
+        // The message ends with the sentence, which names the bad target before the valid one.
+        expect(error!.text, `line ${line + 1}`).to.match(
+          /is not assignable to type '"no state 'filde' here: did you mean 'filed'\?"'\.$/,
+        );
+      }
+    });
   });
 });

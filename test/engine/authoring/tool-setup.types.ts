@@ -1,10 +1,12 @@
 /**
  * Type-level test of the typed authoring API: each `@ts-expect-error` below marks a misspelling
  * that must not compile. `npm run typecheck` fails if one of them compiles (an unused
- * `@ts-expect-error` is an error), and tool-setup.test.ts checks each fails for its own line.
+ * `@ts-expect-error` is an error), and tool-setup.test.ts checks each fails for its own line (and
+ * that a misspelled target's error is one short sentence naming the nearest valid target).
  * Nothing here runs.
  */
 import { assign } from 'xstate';
+import { toolSetup } from '../../../server/engine/index.js';
 import { expenseMachine, expenseSetup } from './expense-approval.js';
 
 const { ask } = expenseSetup;
@@ -16,8 +18,9 @@ export function misspellings() {
     context,
     states: {
       // @ts-expect-error a misspelled target in an answer handler
-      a: ask.confirm({ onAccept: 'filde', onDecline: 'b' }),
-      b: { type: 'final' },
+      a: ask.confirm({ onAccept: 'filde', onDecline: 'declined' }),
+      filed: { type: 'final' },
+      declined: { type: 'final' },
     },
   });
   expenseSetup.createMachine({
@@ -39,9 +42,9 @@ export function misspellings() {
     states: {
       a: {
         // @ts-expect-error a misspelled target in an ordinary transition
-        always: 'bb',
+        always: 'filde',
       },
-      b: { type: 'final' },
+      filed: { type: 'final' },
     },
   });
   ask.justification({
@@ -81,5 +84,53 @@ export function misspellings() {
     exampleArguments: { amount: 'lots', purpose: 'x' },
     // @ts-expect-error an example answer for a question that is not asked
     exampleAnswers: { justifcation: {} },
+  });
+}
+
+/**
+ * A form whose schema leaves `additionalProperties` out: its answer is still typed as exactly the
+ * declared properties, so a misspelled field fails wherever it is read.
+ */
+export function answerTypos() {
+  const booking = toolSetup({
+    inputSchema: { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] },
+    questions: {
+      confirm: {
+        kind: 'form',
+        message: 'Book it?',
+        schema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+      },
+    },
+    types: {} as { context: { date: string; note: string } },
+    guards: {
+      // @ts-expect-error a misspelled answer field in a named guard
+      confirmed: ({ event }) => event.type === 'answer.confirm.accept' && event.content.confrim === true,
+    },
+    actions: {
+      // @ts-expect-error a misspelled answer field in a named action
+      log: ({ event }) => console.log(event.type === 'answer.confirm.accept' && event.content.confrim),
+    },
+  });
+  booking.createMachine({
+    initial: 'asking',
+    // @ts-expect-error a misspelled argument, though inputSchema leaves additionalProperties out
+    context: ({ input }) => ({ date: input.dat, note: '' }),
+    states: {
+      asking: booking.ask.confirm({
+        onAccept: [
+          {
+            // @ts-expect-error a misspelled answer field in an inline guard
+            guard: ({ event }) => event.content.confrim,
+            target: 'booked',
+            // @ts-expect-error a misspelled answer field in a template string
+            actions: assign({ note: ({ event }) => `confirmed: ${event.content.confrim}` }),
+          },
+          { target: 'declined' },
+        ],
+        onDecline: 'declined',
+      }),
+      booked: { type: 'final' },
+      declined: { type: 'final' },
+    },
   });
 }
