@@ -11,11 +11,12 @@ const ROOT = join(__dirname, '..', '..');
 /** Test files that start a child process, a browser or a server of their own (redis, nginx). */
 const SLOW = [
   'test/cli/call-command.test.ts',
+  'test/cli/command-line.test.ts',
   'test/cli/dev-command.test.ts',
   'test/cli/new-command.test.ts',
   'test/cli/v8-settings.test.ts',
   'test/cli/worker-cluster.test.ts',
-  'test/diagrams/docs-command.test.ts',
+  'test/docs-site/docs-command.test.ts',
   'test/engine/tasks/redis-task-store.test.ts',
   'test/engine/xstate/children.test.ts',
   'test/features/docs-browser.test.ts',
@@ -32,6 +33,7 @@ const SLOW = [
   'test/features/tasks-fleet.test.ts',
   'test/features/try-it-browser.test.ts',
   'test/features/workers.test.ts',
+  'test/package/new-project.test.ts',
   'test/package/packed-package.test.ts',
   'test/security/stalled-bodies.test.ts',
 ];
