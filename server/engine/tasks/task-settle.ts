@@ -44,26 +44,29 @@ export async function settleStep(
   actor: AnyActor,
   options: { budgetMs: number; signal: AbortSignal; now: () => number; inlineTimerMs: number },
 ): Promise<StepSettled> {
+  const deadline = performance.now() + options.budgetMs;
   const check = (snapshot: AnyMachineSnapshot) => classify(actor, snapshot, options.now, options.inlineTimerMs);
-  const immediate = check(actor.getSnapshot() as AnyMachineSnapshot);
-  if (immediate) return immediate;
-  let result: StepSettled | undefined;
-  try {
-    await waitFor(
-      actor,
-      (snapshot) => {
-        result ??= check(snapshot as AnyMachineSnapshot);
-        return result !== undefined;
-      },
-      { timeout: options.budgetMs, signal: options.signal },
-    );
-  } catch (error) {
-    if (options.signal.aborted) return { kind: 'aborted' };
-    const latest = actor.getSnapshot() as AnyMachineSnapshot;
-    if (latest.status === 'error') return { kind: 'error', error: latest.error };
-    if (result) return result;
-    if (error instanceof Error && error.message.startsWith('Timeout')) return { kind: 'timeout' };
-    return { kind: 'error', error };
+  const now = () => check(actor.getSnapshot() as AnyMachineSnapshot);
+  let settled = now();
+  while (!settled) {
+    try {
+      await waitFor(actor, (snapshot) => check(snapshot as AnyMachineSnapshot) !== undefined, {
+        timeout: Math.max(0, deadline - performance.now()),
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal.aborted) return { kind: 'aborted' };
+      const latest = actor.getSnapshot() as AnyMachineSnapshot;
+      if (latest.status === 'error') return { kind: 'error', error: latest.error };
+      const late = now();
+      if (late) return late;
+      if (error instanceof Error && error.message.startsWith('Timeout')) return { kind: 'timeout' };
+      return { kind: 'error', error };
+    }
+    // The predicate sees each snapshot as it is emitted, possibly with an event still queued
+    // (a child that finished synchronously reports to its parent after the parent's step).
+    // By the time waitFor resolves the queue has run, so judge the actor as it is now.
+    settled = now();
   }
-  return result ?? { kind: 'stuck', value: (actor.getSnapshot() as AnyMachineSnapshot).value };
+  return settled;
 }
