@@ -165,10 +165,12 @@ export class TaskRunner {
       actor.start();
       rearmTimers(actor, record.timers, Date.now());
       const retryReasons = this.#deliver(actor, record);
-      let settled = await this.#settle(actor, controller.signal);
+      // One budget for the whole step, fallbacks included.
+      const deadline = performance.now() + this.#o.stepBudgetMs;
+      let settled = await this.#settle(actor, controller.signal, deadline);
       for (let hop = 0; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
         if (!takeFallbacks(actor, settled.snapshot, record.clientCapabilities)) break;
-        settled = await this.#settle(actor, controller.signal);
+        settled = await this.#settle(actor, controller.signal, deadline);
       }
       const timers = pendingTimers(actor).sort((a, b) => a.dueAt - b.dueAt);
       await this.#conclude(record, tool, actor, settled, timers, retryReasons);
@@ -179,9 +181,9 @@ export class TaskRunner {
     }
   }
 
-  #settle(actor: AnyActor, signal: AbortSignal): Promise<StepSettled> {
+  #settle(actor: AnyActor, signal: AbortSignal, deadline: number): Promise<StepSettled> {
     return settleStep(actor, {
-      budgetMs: this.#o.stepBudgetMs,
+      budgetMs: Math.max(0, deadline - performance.now()),
       signal,
       now: Date.now,
       inlineTimerMs: this.#o.inlineTimerMs,
@@ -226,7 +228,7 @@ export class TaskRunner {
         return this.#finish(taskId, { status: 'completed', result: this.#result(tool, settled.output) });
       case 'error': {
         const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
-        this.#logger.warn('task_tool_failed', { taskId, tool: tool.name, message });
+        this.#logger.warn('flow_failed', { taskId, tool: tool.name, message });
         // A tool's failure is a result (tasks.md: `failed` is for JSON-RPC errors only).
         return this.#finish(taskId, {
           status: 'completed',
@@ -247,7 +249,7 @@ export class TaskRunner {
             : cancelledOutcome(),
         );
       case 'stuck':
-        this.#logger.error('task_stuck', { taskId, state: settled.value });
+        this.#logger.error('flow_stuck', { taskId, tool: tool.name, state: settled.value });
         return this.#finish(
           taskId,
           this.#failed('internal', 'The tool stopped in a state that neither finishes nor asks for input'),
@@ -266,17 +268,16 @@ export class TaskRunner {
     timers: TaskTimer[],
     retryReasons: Record<string, string>,
   ): Promise<void> {
-    const paused = persistAtQuestion(actor);
-    if ('problem' in paused) {
-      return this.#finish(record.taskId, this.#failed('internal', `${tool.name} cannot pause: ${paused.problem}`));
-    }
-    const snapshot = paused.persisted;
     let asked: Record<string, AskedQuestion> = {};
     const askCounts = { ...record.askCounts };
     if (settled.kind === 'waiting') {
       const questions = this.#questions(record, settled.snapshot, retryReasons, askCounts);
       if ('problem' in questions) {
-        this.#logger.error('bad_computed_question', { taskId: record.taskId, problem: questions.problem });
+        this.#logger.error('bad_computed_question', {
+          taskId: record.taskId,
+          tool: tool.name,
+          problem: questions.problem,
+        });
         return this.#finish(record.taskId, { status: 'completed', result: { ...toolError(questions.problem) } });
       }
       if ('missing' in questions) {
@@ -291,6 +292,12 @@ export class TaskRunner {
       }
       asked = questions.asked;
     }
+    const paused = persistAtQuestion(actor);
+    if ('problem' in paused) {
+      this.#logger.error('context_unserializable', { taskId: record.taskId, tool: tool.name, problem: paused.problem });
+      return this.#finish(record.taskId, this.#failed('internal', `${tool.name} cannot pause: ${paused.problem}.`));
+    }
+    const snapshot = paused.persisted;
     const status = settled.kind === 'waiting' ? 'input_required' : 'working';
     const stored = await this.#o.store.update(record.taskId, (r) => {
       if (isTerminal(r)) return undefined;
@@ -357,7 +364,7 @@ export class TaskRunner {
     let last = -Infinity;
     return actor.on(PROGRESS_EVENT, (event: AnyEventObject) => {
       const { progress, total, message } = event as { progress?: unknown; total?: unknown; message?: unknown };
-      if (typeof progress !== 'number' || progress <= last) return;
+      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= last) return;
       last = progress;
       // Progress can come many times a second; the task record is written at most twice a second.
       if (Date.now() - lastWrite < PROGRESS_WRITE_INTERVAL_MS && (typeof total !== 'number' || progress < total))
