@@ -1,8 +1,9 @@
 /**
  * Which way the source tree's imports point (docs/architecture.md, "Layout"), read from the
  * sources: the framework never imports the example machines (only the command line does), the
- * engine imports no transport, the authoring API imports nothing but XState, and the
- * transport-free service reaches no Koa.
+ * engine imports no transport, the authoring API imports nothing but XState, flows and tasks
+ * share the round kernel without reaching each other, and the transport-free service reaches no
+ * Koa.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -71,6 +72,19 @@ describe('layering of the source tree', () => {
       'server/engine/flow/prompt-result.ts',
       'server/engine/flow/resource-result.ts',
     ]);
+  });
+
+  it('keeps flow/ and tasks/ apart: each builds on the round kernel (round/), neither reaches the other', () => {
+    const reached = (entry: string, folder: string) =>
+      graphOf(entry).files.filter((file) => file.startsWith(`server/engine/${folder}/`));
+    const flow = 'server/engine/flow/flow-engine.ts';
+    const tasks = 'server/engine/tasks/index.ts';
+    expect(reached(flow, 'tasks'), 'flow -> tasks').to.deep.equal([]);
+    expect(reached(tasks, 'flow'), 'tasks -> flow').to.deep.equal([]);
+    expect(reached('server/engine/round/index.ts', 'flow'), 'round -> flow').to.deep.equal([]);
+    expect(reached('server/engine/round/index.ts', 'tasks'), 'round -> tasks').to.deep.equal([]);
+    expect(reached(flow, 'round')).to.include('server/engine/round/round-kernel.ts');
+    expect(reached(tasks, 'round')).to.include('server/engine/round/round-kernel.ts');
   });
 
   it('builds the service without Koa (createMcpService)', () => {

@@ -115,7 +115,7 @@ const startsTaskHere = (node: AnyStateNode) =>
   node.invoke.length > 0 || node.after.length > 0 || node.tags.includes(TASK_TAG);
 
 /**
- * States a synchronous round can reach before it hands over to a task (tasks/task-handover.ts),
+ * States a synchronous round can reach before it hands over to a task (round/task-handover.ts),
  * over-approximated as above; a handover state is reached but not gone past.
  */
 function reachableBeforeTask(machine: AnyStateMachine): Set<AnyStateNode> {

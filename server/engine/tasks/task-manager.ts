@@ -8,7 +8,7 @@ import type { AnyStateMachine } from 'xstate';
 import { shortDigest } from '../state/canonical-digest.js';
 import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
-import type { TaskTimer } from './scheduled-timers.js';
+import type { TaskTimer } from '../round/index.js';
 import type { TaskQueue } from './task-queue.js';
 import {
   cancelledOutcome,
