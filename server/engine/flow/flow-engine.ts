@@ -6,7 +6,7 @@
  * ring can continue any flow.
  */
 import type { AnyStateMachine } from 'xstate';
-import { canonicalJson, shortDigest } from '../state/canonical-digest.js';
+import { canonicalJson, principalDigest, shortDigest } from '../state/canonical-digest.js';
 import { EngineError } from '../engine-error.js';
 import type { FlowDefinition } from '../authoring/flow-definition.js';
 import type { FlowCall, FlowOutcome } from './flow-round.js';
@@ -16,7 +16,6 @@ import { pooledRandomBytes } from '../state/random-pool.js';
 import { runOnce } from './single-use-run.js';
 import type { KeyRing } from '../state/key-ring.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { principalDigest } from '../state/page-reference.js';
 import { openState, sealBounded } from '../state/sealed-state.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
