@@ -19,7 +19,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { openState, sealBounded } from '../state/sealed-state.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
-import { RoundKernel, type RoundOutcome } from '../round/index.js';
+import { RoundKernel, type RequestRoundOutcome } from '../round/index.js';
 import { RequestRound, type Binding, type Resumed, type RoundSettings } from './request-round.js';
 
 export interface FlowEngineOptions {
@@ -170,7 +170,7 @@ export class FlowEngine {
   }
 
   /** The kernel's outcome as the protocol takes it: questions come with a freshly sealed state. */
-  #answer(round: RequestRound, outcome: RoundOutcome): FlowOutcome {
+  #answer(round: RequestRound, outcome: RequestRoundOutcome): FlowOutcome {
     switch (outcome.kind) {
       case 'complete':
       case 'aborted':
@@ -184,12 +184,10 @@ export class FlowEngine {
         return { kind: 'task', snapshot: outcome.persisted, timers: outcome.timers };
       case 'asking':
         return this.#seal(round, outcome);
-      case 'sleeping':
-        throw new EngineError('internal', 'A round in a request never sleeps on durable timers');
     }
   }
 
-  #seal(round: RequestRound, asking: Extract<RoundOutcome, { kind: 'asking' }>): FlowOutcome {
+  #seal(round: RequestRound, asking: Extract<RequestRoundOutcome, { kind: 'asking' }>): FlowOutcome {
     const { binding, flow } = round;
     const sealed = sealBounded(
       {

@@ -5,7 +5,7 @@
  */
 export { RoundKernel, STUCK_MESSAGE, MISSING_CAPABILITY_MESSAGE, type RoundKernelOptions } from './round-kernel.js';
 export type { RoundSpec, RequestRoundSpec, TaskStepSpec } from './round-spec.js';
-export type { RoundOutcome, FailureReason, Pause } from './round-outcome.js';
+export type { RoundOutcome, RequestRoundOutcome, TaskStepOutcome, FailureReason, Pause } from './round-outcome.js';
 export type { Progress } from './machine-reports.js';
 export type { Persisted } from './paused-snapshot.js';
 export type { PageRefMinter } from './pending-questions.js';

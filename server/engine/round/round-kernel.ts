@@ -20,8 +20,8 @@ import { forwardLogs, forwardProgress } from './machine-reports.js';
 import { pausedSnapshot } from './paused-snapshot.js';
 import { pendingQuestions } from './pending-questions.js';
 import { collectQuestions } from './question-collection.js';
-import type { FailureReason, RoundOutcome } from './round-outcome.js';
-import type { RoundSpec } from './round-spec.js';
+import type { FailureReason, RequestRoundOutcome, RoundOutcome, TaskStepOutcome } from './round-outcome.js';
+import type { RequestRoundSpec, RoundSpec, TaskStepSpec } from './round-spec.js';
 import { pendingTimers, rearmTimers, type TaskTimer } from './scheduled-timers.js';
 import { IN_ROUND, settle, settledNow, type SettleRule, type Settled } from './settle.js';
 import { taskHandover, withParkedActors } from './task-handover.js';
@@ -80,6 +80,8 @@ export class RoundKernel {
     this.#logger = options.logger ?? silentLogger;
   }
 
+  run(spec: RequestRoundSpec): RequestRoundOutcome | Promise<RequestRoundOutcome>;
+  run(spec: TaskStepSpec): TaskStepOutcome | Promise<TaskStepOutcome>;
   run(spec: RoundSpec): RoundOutcome | Promise<RoundOutcome> {
     const round = new ActiveRound(spec, this.#restore(spec));
     let outcome: RoundOutcome | Promise<RoundOutcome>;

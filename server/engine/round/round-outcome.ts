@@ -48,3 +48,8 @@ export type RoundOutcome =
   /** A request reached the point where a task takes over. */
   | (Pause & { kind: 'handover' })
   | { kind: 'aborted' };
+
+/** A round in a request never sleeps: its timers must fire within it. */
+export type RequestRoundOutcome = Exclude<RoundOutcome, { kind: 'sleeping' }>;
+/** A task step never hands over: it is the task. */
+export type TaskStepOutcome = Exclude<RoundOutcome, { kind: 'handover' }>;

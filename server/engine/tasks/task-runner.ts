@@ -12,7 +12,7 @@ import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CallToolResult } from '../mcp-shapes.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
-import { RoundKernel, toolError, toToolResult, type RoundOutcome, type TaskStepSpec } from '../round/index.js';
+import { RoundKernel, toolError, toToolResult, type TaskStepOutcome, type TaskStepSpec } from '../round/index.js';
 import type { TaskQueue } from './task-queue.js';
 import { EngineError, type EngineErrorReason } from '../engine-error.js';
 import {
@@ -183,7 +183,7 @@ export class TaskRunner {
   }
 
   /** Writes how the step ended: a terminal status, or the pause it continues from. */
-  #record(record: TaskRecord, tool: ToolDefinition, outcome: RoundOutcome): Promise<void> {
+  #record(record: TaskRecord, tool: ToolDefinition, outcome: TaskStepOutcome): Promise<void> {
     const { taskId } = record;
     switch (outcome.kind) {
       case 'complete':
@@ -206,12 +206,10 @@ export class TaskRunner {
       case 'asking':
       case 'sleeping':
         return this.#pause(record, outcome);
-      case 'handover':
-        return this.#finish(taskId, this.#failed('internal', 'A task step never hands over'));
     }
   }
 
-  async #pause(record: TaskRecord, pause: Extract<RoundOutcome, { kind: 'asking' | 'sleeping' }>): Promise<void> {
+  async #pause(record: TaskRecord, pause: Extract<TaskStepOutcome, { kind: 'asking' | 'sleeping' }>): Promise<void> {
     const { taskId } = record;
     const { persisted: snapshot, timers } = pause;
     const askCounts = { ...record.askCounts };
