@@ -9,8 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import nacl from 'tweetnacl';
 import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { interpretAnswer } from '../../server/engine/flow/answers.js';
-import { pendingQuestions, requestedSchemaOf, toInputRequest } from '../../server/engine/flow/pending-questions.js';
+import { interpretAnswer } from '../../server/engine/round/answers.js';
+import { pendingQuestions, requestedSchemaOf, toInputRequest } from '../../server/engine/round/pending-questions.js';
 import { canonicalJson, shortDigest } from '../../server/engine/state/canonical-digest.js';
 import { JsonSchemaValidator } from '../../server/engine/json-schema-validator.js';
 import type { KeyRing } from '../../server/engine/index.js';

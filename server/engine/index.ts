@@ -16,7 +16,7 @@ export { ConfigurationError } from './configuration-error.js';
 export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './state/key-ring.js';
 export { openState, sealState, type StateClaims, type SealedContent } from './state/sealed-state.js';
 export { structuralVersion } from './state/structural-version.js';
-export { toToolResult, toolError } from './flow/tool-result.js';
+export { toToolResult, toolError } from './round/tool-result.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
 export {
   DEFAULT_SINGLE_USE_QUOTA,

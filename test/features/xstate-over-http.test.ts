@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { fromCallback, sendTo, setup, spawnChild } from 'xstate';
-import { DEFAULT_ANSWER_MAX_LENGTH } from '../../server/engine/flow/answers.js';
+import { DEFAULT_ANSWER_MAX_LENGTH } from '../../server/engine/round/answers.js';
 import { defineTool } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';

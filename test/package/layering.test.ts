@@ -1,9 +1,10 @@
 /**
  * Which way the source tree's imports point (docs/architecture.md, "Layout"), read from the
  * sources: the framework never imports the example machines (only the command line does), the
- * engine imports no transport, the authoring API imports nothing but XState, the
- * transport-free service reaches no Koa, and the docs site, the test kit and `baton call` stand on
- * one conversation runner (server/simulation) and on nothing of each other.
+ * engine imports no transport, the authoring API imports nothing but XState, flows and tasks
+ * share the round kernel without reaching each other, the transport-free service reaches no Koa,
+ * and the docs site, the test kit and `baton call` stand on one conversation runner
+ * (server/simulation) and on nothing of each other.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -81,6 +82,19 @@ describe('layering of the source tree', () => {
     expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
     const { packages } = graphOf('server/identity/index.ts');
     expect([...packages].some((name) => name === 'koa' || name.startsWith('@koa/'))).to.equal(false);
+  });
+
+  it('keeps flow/ and tasks/ apart: each builds on the round kernel (round/), neither reaches the other', () => {
+    const reached = (entry: string, folder: string) =>
+      graphOf(entry).files.filter((file) => file.startsWith(`server/engine/${folder}/`));
+    const flow = 'server/engine/flow/flow-engine.ts';
+    const tasks = 'server/engine/tasks/index.ts';
+    expect(reached(flow, 'tasks'), 'flow -> tasks').to.deep.equal([]);
+    expect(reached(tasks, 'flow'), 'tasks -> flow').to.deep.equal([]);
+    expect(reached('server/engine/round/index.ts', 'flow'), 'round -> flow').to.deep.equal([]);
+    expect(reached('server/engine/round/index.ts', 'tasks'), 'round -> tasks').to.deep.equal([]);
+    expect(reached(flow, 'round')).to.include('server/engine/round/round-kernel.ts');
+    expect(reached(tasks, 'round')).to.include('server/engine/round/round-kernel.ts');
   });
 
   it('builds the service without Koa (createMcpService)', () => {

@@ -127,7 +127,7 @@ export function taskStartStates(machine: AnyStateMachine): string[] {
 }
 
 /**
- * States a synchronous round can reach before it hands over to a task (tasks/task-handover.ts),
+ * States a synchronous round can reach before it hands over to a task (round/task-handover.ts),
  * over-approximated as above; a handover state is reached but not gone past.
  */
 function reachableBeforeTask(machine: AnyStateMachine): Set<AnyStateNode> {

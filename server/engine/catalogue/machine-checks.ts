@@ -11,10 +11,10 @@ import { answerHandlerProblems } from './answer-handler-checks.js';
 import { parallelDoneProblems } from './parallel-done-checks.js';
 import { eachStateNode } from './state-nodes.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from '../authoring/input-states.js';
-import { roundCrossingProblems, TASK_FIX } from '../flow/round-crossing-checks.js';
-import { secretFields, secretFieldsMessage } from '../flow/secret-fields.js';
-import { formSchemaProblem } from '../flow/form-schema-check.js';
-import { findUnserializable } from '../flow/serializable-context.js';
+import { roundCrossingProblems, TASK_FIX } from '../round/round-crossing-checks.js';
+import { secretFields, secretFieldsMessage } from '../round/secret-fields.js';
+import { formSchemaProblem } from '../round/form-schema-check.js';
+import { findUnserializable } from '../round/serializable-context.js';
 
 /** Keys become part of event names (`answer.<key>.accept`), so they avoid dots. */
 const INPUT_KEY = /^[A-Za-z0-9_-]{1,64}$/;

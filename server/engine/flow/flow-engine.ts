@@ -1,43 +1,26 @@
 /**
- * One round of a machine-backed flow: open the sealed state (if any), rehydrate the actor, feed
- * the answers in as events, run until settled, and answer either the outcome or the next
- * questions with a freshly sealed state. Stateless: everything a later round needs is in the
- * token, so any instance holding the key ring can continue any flow.
+ * One round of a machine-backed flow in a request: open the sealed state (if any) and check what
+ * it is bound to, run the round in the kernel (round/round-kernel.ts: restore, answer, settle,
+ * ask), and answer either the outcome or the next questions with a freshly sealed state.
+ * Stateless: everything a later round needs is in the token, so any instance holding the key
+ * ring can continue any flow.
  */
-import { createActor, type AnyActor, type AnyEventObject, type AnyMachineSnapshot, type AnyStateMachine } from 'xstate';
-import { MAX_FALLBACK_HOPS, takeFallbacks } from './unsupported-fallbacks.js';
-import { deliverAnswers } from './answer-delivery.js';
-import { canonicalJson, shortDigest } from '../state/canonical-digest.js';
+import type { AnyStateMachine } from 'xstate';
+import { canonicalJson, principalDigest, shortDigest } from '../state/canonical-digest.js';
 import { EngineError } from '../engine-error.js';
-import { abortSignalOf } from '../cancellation.js';
 import type { FlowDefinition } from '../authoring/flow-definition.js';
-import type { FlowCall, FlowOutcome, Progress } from './flow-round.js';
-import { PROGRESS_EVENT, SINGLE_USE_TAG } from '../authoring/input-states.js';
-import { isLoggingLevel, LOG_EVENT, type LogReport } from '../authoring/log-reports.js';
+import type { FlowCall, FlowOutcome } from './flow-round.js';
+import { SINGLE_USE_TAG } from '../authoring/input-states.js';
 import { DEFAULT_SINGLE_USE_QUOTA, MemoryReplayGuard, type ReplayGuard } from '../state/replay-guard.js';
 import { pooledRandomBytes } from '../state/random-pool.js';
 import { runOnce } from './single-use-run.js';
-import { JsonSchemaValidator } from '../json-schema-validator.js';
 import type { KeyRing } from '../state/key-ring.js';
 import { silentLogger, type Logger } from '../logger.js';
-import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
-import {
-  clientSupports,
-  mergeCapabilities,
-  pendingQuestions,
-  requiredCapability,
-  toInputRequest,
-  type PageRefMinter,
-} from './pending-questions.js';
-import { persistAtQuestion } from './pause-check.js';
-import { principalDigest, sealPageReference } from '../state/page-reference.js';
-import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
-import { askedQuestionProblem } from './form-schema-check.js';
-import { settle, settledNow, type SettleOptions, type Settled } from './settle.js';
-import { pendingTimers } from '../tasks/scheduled-timers.js';
-import { taskHandover, withParkedActors } from '../tasks/task-handover.js';
+import { openState, sealBounded } from '../state/sealed-state.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
+import { RoundKernel, type RequestRoundOutcome } from '../round/index.js';
+import { RequestRound, type Binding, type Resumed, type RoundSettings } from './request-round.js';
 
 export interface FlowEngineOptions {
   keyRing: KeyRing;
@@ -66,54 +49,18 @@ export const DEFAULT_MAX_ROUNDS = 50;
 
 const INVALID_STATE = 'invalid or expired requestState';
 
-/** What a sealed state is bound to, computed from the request being served. */
-interface Binding {
-  principal: string;
-  target: string;
-  args: string;
-  version: string;
-}
-
-interface Resumed {
-  claims: StateClaims;
-  snapshot: unknown;
-}
-
-/**
- * One round as the engine's steps see it, made once per call: the steps read what they need from
- * here instead of threading it through every call.
- */
-interface Round {
-  readonly call: FlowCall;
-  readonly binding: Binding;
-  readonly actor: AnyActor;
-  /** Rounds this flow had before this one (0 on a first call). */
-  readonly number: number;
-  /** Why an answer was not taken, by key: the question is asked again with this reason. */
-  readonly retryReasons: Record<string, string>;
-  /** The round's time budget in ms, and when it runs out (performance.now()): one for the whole round. */
-  readonly budget: number;
-  readonly deadline: number;
-  readonly settleOptions: SettleOptions;
-}
-
-const NO_HANDOVER: SettleOptions = {};
-const HANDOVER: SettleOptions = { handover: taskHandover };
-
 export class FlowEngine {
   readonly #keyRing: KeyRing;
   readonly #clock: () => number;
   readonly #randomBytes: (length: number) => Uint8Array;
   readonly #logger: Logger;
-  readonly #ttl: number;
   readonly #maxStateLength: number;
-  readonly #budget: number;
-  readonly #maxRounds: number;
+  readonly #settings: RoundSettings;
   readonly #guard: ReplayGuard;
   readonly #quota: number;
-  readonly #validator = new JsonSchemaValidator();
+  readonly #kernel: RoundKernel;
   readonly #versions = new WeakMap<AnyStateMachine, string>();
-  readonly #targets = new WeakMap<FlowDefinition, string>();
+  readonly #logFields = new WeakMap<FlowDefinition, Readonly<{ target: string }>>();
   #lastPrincipal: string | undefined;
   #lastPrincipalDigest = '';
 
@@ -122,10 +69,16 @@ export class FlowEngine {
     this.#clock = options.clock ?? Date.now;
     this.#randomBytes = options.randomBytes ?? pooledRandomBytes();
     this.#logger = options.logger ?? silentLogger;
-    this.#ttl = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
     this.#maxStateLength = options.maxStateLength ?? DEFAULT_MAX_STATE_LENGTH;
-    this.#budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
-    this.#maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    this.#settings = {
+      keyRing: this.#keyRing,
+      randomBytes: this.#randomBytes,
+      clock: this.#clock,
+      ttlSeconds: options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS,
+      budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+      maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
+    };
+    this.#kernel = new RoundKernel({ logger: this.#logger });
     this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
     this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
   }
@@ -155,7 +108,7 @@ export class FlowEngine {
       id: resumed.claims.id,
       expiresAt: resumed.claims.expiresAt,
       now: this.#clock(),
-      budgetMs: call.flow.timeBudgetMs ?? this.#budget,
+      budgetMs: call.flow.timeBudgetMs ?? this.#settings.budgetMs,
       target: binding.target,
       scope: { owner: call.quotaOwner ?? call.principal, quota: this.#quota, issuedAt: resumed.claims.issuedAt },
       ...(answersAny(resumed.claims.asked, call.inputResponses) ? {} : { unanswered: call.requestState as string }),
@@ -164,66 +117,14 @@ export class FlowEngine {
   }
 
   /**
-   * Most rounds settle without waiting on anything (no invoked work): such a round is answered
-   * without a promise between its steps, and only one that waits returns one.
+   * Runs the round in the kernel and answers its outcome; a round that settled without waiting
+   * is answered without a promise.
    */
   #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): FlowOutcome | Promise<FlowOutcome> {
-    const { flow } = call;
-    const machine = call.handover ? withParkedActors(flow.machine) : flow.machine;
-    const actor = resumed
-      ? createActor(machine, { snapshot: resumed.snapshot as never, input: call.arguments })
-      : createActor(machine, { input: call.arguments });
-    // XState rethrows an unobserved actor error from a timer, which would take the process down.
-    actor.subscribe({ error: ignore });
-    const progress = call.onProgress ? this.#forwardProgress(actor, call.onProgress) : undefined;
-    const logs = call.onLog ? forwardLogs(actor, call.onLog) : undefined;
-    // Nothing more may be reported once the round has an answer (spec, progress).
-    const end = () => {
-      progress?.unsubscribe();
-      logs?.unsubscribe();
-      actor.stop();
-    };
-    let outcome: FlowOutcome | Promise<FlowOutcome>;
-    try {
-      actor.start();
-      // Checked to be a plain object in run().
-      const responses = call.inputResponses as Record<string, unknown> | undefined;
-      const budget = flow.timeBudgetMs ?? this.#budget;
-      const round: Round = {
-        call,
-        binding,
-        actor,
-        number: resumed?.claims.round ?? 0,
-        retryReasons:
-          resumed && responses ? deliverAnswers(actor, resumed.claims.asked, responses, this.#validator) : {},
-        budget,
-        deadline: performance.now() + budget,
-        settleOptions: call.handover ? HANDOVER : NO_HANDOVER,
-      };
-      // Only a first call answers ahead: answers sent with a state the deploy restarted were given
-      // to another machine's questions, so they are not carried over.
-      outcome = this.#conclude(round, call.requestState === undefined ? responses : undefined);
-    } catch (error) {
-      end();
-      throw error;
-    }
-    if (outcome instanceof Promise) return outcome.finally(end);
-    end();
-    return outcome;
-  }
-
-  #forwardProgress(actor: AnyActor, onProgress: (report: Progress) => void) {
-    let last = -Infinity;
-    return actor.on(PROGRESS_EVENT, (event: AnyEventObject) => {
-      const { progress, total, message } = event as unknown as Progress;
-      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress <= last) return;
-      last = progress;
-      onProgress({
-        progress,
-        ...(typeof total === 'number' ? { total } : {}),
-        ...(typeof message === 'string' ? { message } : {}),
-      });
-    });
+    const round = new RequestRound(call, binding, resumed, this.#settings);
+    const outcome = this.#kernel.run(round);
+    if (outcome instanceof Promise) return outcome.then((later) => this.#answer(round, later));
+    return this.#answer(round, outcome);
   }
 
   #binding(call: FlowCall): Binding {
@@ -232,16 +133,17 @@ export class FlowEngine {
       this.#lastPrincipal = call.principal;
       this.#lastPrincipalDigest = principalDigest(call.principal);
     }
-    let target = this.#targets.get(call.flow);
-    if (target === undefined) {
-      target = `${call.flow.method} ${call.flow.name}`;
-      this.#targets.set(call.flow, target);
+    let logFields = this.#logFields.get(call.flow);
+    if (logFields === undefined) {
+      logFields = Object.freeze({ target: `${call.flow.method} ${call.flow.name}` });
+      this.#logFields.set(call.flow, logFields);
     }
     return {
       principal: this.#lastPrincipalDigest,
-      target,
+      target: logFields.target,
       args: shortDigest(canonicalJson(call.arguments)),
       version: this.versionOf(call.flow.machine),
+      logFields,
     };
   }
 
@@ -267,141 +169,26 @@ export class FlowEngine {
     return new EngineError('invalid_state', INVALID_STATE);
   }
 
-  #conclude(round: Round, answersAhead: Record<string, unknown> | undefined): FlowOutcome | Promise<FlowOutcome> {
-    const settled = this.#settle(round);
-    if (settled instanceof Promise) return settled.then((later) => this.#answerAhead(round, later, answersAhead));
-    return this.#answerAhead(round, settled, answersAhead);
-  }
-
-  /**
-   * A call without requestState may carry answers ahead: they answer the questions the flow asks
-   * first (nothing else was asked), which saves the client a round trip.
-   */
-  #answerAhead(
-    round: Round,
-    settled: Settled,
-    answersAhead: Record<string, unknown> | undefined,
-  ): FlowOutcome | Promise<FlowOutcome> {
-    if (!answersAhead || settled.kind !== 'waiting') return this.#outcomeOf(round, settled);
-    const firstKeys = pendingQuestions(settled.snapshot).map((p) => p.question.key);
-    Object.assign(round.retryReasons, deliverAnswers(round.actor, firstKeys, answersAhead, this.#validator));
-    const again = this.#settle(round);
-    if (again instanceof Promise) return again.then((later) => this.#outcomeOf(round, later));
-    return this.#outcomeOf(round, again);
-  }
-
-  #outcomeOf(round: Round, settled: Settled): FlowOutcome {
-    const { call, binding } = round;
-    switch (settled.kind) {
-      case 'done':
-        return { kind: 'complete', output: settled.output };
+  /** The kernel's outcome as the protocol takes it: questions come with a freshly sealed state. */
+  #answer(round: RequestRound, outcome: RequestRoundOutcome): FlowOutcome {
+    switch (outcome.kind) {
+      case 'complete':
       case 'aborted':
-        return { kind: 'aborted' };
+        return outcome;
+      case 'failed':
+        return { kind: 'failed', message: outcome.message };
+      case 'refused':
+        throw outcome.error;
       case 'handover':
-        return this.#handOver(round);
-      case 'timeout': {
-        const pending = settled.pending ? ` Still running: ${settled.pending}.` : '';
-        return {
-          kind: 'failed',
-          message: `${call.flow.name} did not finish its work within ${round.budget} ms.${pending}`,
-        };
-      }
-      case 'blocked':
-        this.#logger.error('flow_blocked', { target: binding.target, reason: settled.reason });
-        return { kind: 'failed', message: `${call.flow.name} cannot pause: ${settled.reason}.` };
-      case 'error': {
-        const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
-        this.#logger.warn('flow_failed', { target: binding.target, message });
-        return { kind: 'failed', message: `${call.flow.name} failed: ${message}` };
-      }
-      case 'stuck':
-        this.#logger.error('flow_stuck', { target: binding.target, state: settled.value });
-        throw new EngineError('internal', 'The tool stopped in a state that neither finishes nor asks for input');
-      case 'waiting':
-        return this.#ask(round, settled.snapshot);
+        // The snapshot a task continues from: taken where long work starts, before any of it ran.
+        return { kind: 'task', snapshot: outcome.persisted, timers: outcome.timers };
+      case 'asking':
+        return this.#seal(round, outcome);
     }
   }
 
-  /**
-   * Settles, then lets each question the client cannot be asked take its onUnsupported path when
-   * it has one; the machine may then ask something else, so settle again (bounded). An actor that
-   * has already settled (most rounds: no invoked work) is answered without a promise, a timer or
-   * an abort listener.
-   */
-  #settle(round: Round): Settled | Promise<Settled> {
-    const settled = settledNow(round.actor, round.deadline, round.settleOptions);
-    if (!settled) return this.#settleWithFallbacks(round, 0);
-    if (settled.kind !== 'waiting' || !takeFallbacks(round.actor, settled.snapshot, round.call.clientCapabilities)) {
-      return settled;
-    }
-    return this.#settleWithFallbacks(round, 1);
-  }
-
-  async #settleWithFallbacks(round: Round, hopsTaken: number): Promise<Settled> {
-    const { actor, call, deadline, settleOptions } = round;
-    const signal = call.signal && abortSignalOf(call.signal);
-    let settled = await settle(actor, Math.max(0, deadline - performance.now()), signal, settleOptions);
-    for (let hop = hopsTaken; settled.kind === 'waiting' && hop < MAX_FALLBACK_HOPS; hop++) {
-      if (!takeFallbacks(actor, settled.snapshot, call.clientCapabilities)) break;
-      settled = await settle(actor, Math.max(0, deadline - performance.now()), signal, settleOptions);
-    }
-    return settled;
-  }
-
-  /** The snapshot a task continues from: taken where long work starts, before any of it ran. */
-  #handOver({ actor, call, binding }: Round): FlowOutcome {
-    const paused = persistAtQuestion(actor);
-    if ('problem' in paused) {
-      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
-      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
-    }
-    return { kind: 'task', snapshot: paused.persisted, timers: pendingTimers(actor) };
-  }
-
-  #ask(round: Round, snapshot: AnyMachineSnapshot): FlowOutcome {
-    const { actor, call, binding, retryReasons } = round;
-    const number = round.number + 1;
-    const inputRequests: Record<string, InputRequest> = {};
-    const asked: string[] = [];
-    let missing: ClientCapabilities | undefined;
-    const issuedAt = Math.floor(this.#clock() / 1000);
-    const expiresAt = issuedAt + (call.flow.stateTtlSeconds ?? this.#ttl);
-    const mint: PageRefMinter = (question, subject) =>
-      sealPageReference(
-        { principal: binding.principal, target: binding.target, key: question.key, subject, expiresAt },
-        this.#keyRing,
-        this.#randomBytes,
-      );
-    for (const { question, stateId } of pendingQuestions(snapshot)) {
-      const request = toInputRequest(question, snapshot.context, retryReasons[question.key], mint);
-      // A static schema was checked at start-up; one computed from context is checked as it is asked.
-      const problem = askedQuestionProblem(question, request, () => `${call.flow.name}, state "${stateId}"`);
-      if (problem) {
-        this.#logger.error('bad_computed_question', { target: binding.target, state: stateId, problem });
-        return { kind: 'failed', message: problem };
-      }
-      if (!clientSupports(question, request, call.clientCapabilities)) {
-        missing = mergeCapabilities(missing ?? {}, requiredCapability(question, request));
-      }
-      inputRequests[question.key] = request;
-      asked.push(question.key);
-    }
-    if (missing) {
-      throw new EngineError('missing_capability', 'The tool needs input of a kind this client did not declare', {
-        requiredCapabilities: missing,
-      });
-    }
-    if (number > this.#maxRounds) {
-      return {
-        kind: 'failed',
-        message: `${call.flow.name} asked for input ${this.#maxRounds} times without finishing.`,
-      };
-    }
-    const paused = persistAtQuestion(actor);
-    if ('problem' in paused) {
-      this.#logger.error('context_unserializable', { target: binding.target, problem: paused.problem });
-      return { kind: 'failed', message: `${call.flow.name} cannot pause: ${paused.problem}.` };
-    }
+  #seal(round: RequestRound, asking: Extract<RequestRoundOutcome, { kind: 'asking' }>): FlowOutcome {
+    const { binding, flow } = round;
     const sealed = sealBounded(
       {
         claims: {
@@ -409,14 +196,14 @@ export class FlowEngine {
           target: binding.target,
           args: binding.args,
           version: binding.version,
-          issuedAt,
-          expiresAt,
+          issuedAt: round.issuedAt,
+          expiresAt: round.expiresAt,
           id: stateId(this.#randomBytes(12)),
-          round: number,
-          asked,
-          singleUse: Boolean(call.flow.singleUse) || snapshot.hasTag(SINGLE_USE_TAG),
+          round: round.round + 1,
+          asked: asking.keys,
+          singleUse: Boolean(flow.singleUse) || asking.snapshot.hasTag(SINGLE_USE_TAG),
         },
-        snapshot: paused.persisted,
+        snapshot: asking.persisted,
       },
       { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
     );
@@ -425,26 +212,16 @@ export class FlowEngine {
       this.#logger.error('state_too_large', { target: binding.target, length: sealedLength, text: textLength });
       return {
         kind: 'failed',
-        message: `${call.flow.name} cannot pause: ${message}. Keep less in the machine's context.`,
+        message: `${flow.name} cannot pause: ${message}. Keep less in the machine's context.`,
       };
     }
-    return { kind: 'input_required', inputRequests, requestState: sealed.token };
+    return { kind: 'input_required', inputRequests: asking.inputRequests, requestState: sealed.token };
   }
 }
-
-function ignore(): void {}
 
 /** A state's unique id: random bytes as base64url, read in place (no copy into a Buffer). */
 function stateId(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
-}
-
-function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void) {
-  return actor.on(LOG_EVENT, (event: AnyEventObject) => {
-    const { level, data, logger } = event as unknown as LogReport;
-    if (!isLoggingLevel(level)) return;
-    onLog({ level, data, ...(typeof logger === 'string' ? { logger } : {}) });
-  });
 }
 
 /** Whether `responses` holds an answer to any of the keys asked. */

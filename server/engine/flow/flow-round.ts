@@ -1,12 +1,14 @@
 /**
  * What a caller hands one round of a flow (`FlowCall`) and what it gets back (`FlowOutcome`):
- * the engine's contract with the protocol layer, the task runner and the test kit.
+ * the engine's contract with the protocol layer and the test kit.
  */
 import type { FlowDefinition } from '../authoring/flow-definition.js';
 import type { LogReport } from '../authoring/log-reports.js';
 import type { Cancellation } from '../cancellation.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
-import type { TaskTimer } from '../tasks/scheduled-timers.js';
+import type { Progress, TaskTimer } from '../round/index.js';
+
+export type { Progress };
 
 export interface FlowCall {
   flow: FlowDefinition;
@@ -24,17 +26,11 @@ export interface FlowCall {
   onProgress?: (report: Progress) => void;
   /**
    * The client takes tasks and the tool may run as one: stop where long work starts and answer
-   * `task` with the snapshot to continue from (tasks/task-handover.ts).
+   * `task` with the snapshot to continue from (round/task-handover.ts).
    */
   handover?: boolean;
   /** Receives the machine's log reports (`reportLog`) during this round. */
   onLog?: (report: LogReport) => void;
-}
-
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
 }
 
 export type FlowOutcome =

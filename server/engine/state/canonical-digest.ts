@@ -18,6 +18,14 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * The digest a principal is bound by, in requestState, page references and task records alike:
+ * none of them names the caller in the clear.
+ */
+export function principalDigest(principal: string): string {
+  return shortDigest(`principal\u0000${principal}`);
+}
+
 /** 128 bits of SHA-256, base64url: collision-safe for binding, short on the wire. */
 export function shortDigest(text: string): string {
   // The one-shot hash(): half the cost of createHash().update().digest() on these short inputs.

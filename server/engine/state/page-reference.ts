@@ -10,7 +10,7 @@
  * ring's key for this purpose only, so a page reference never opens as a requestState or back.
  */
 import nacl from 'tweetnacl';
-import { shortDigest } from './canonical-digest.js';
+import { principalDigest } from './canonical-digest.js';
 import type { KeyRing, SealingKey } from './key-ring.js';
 
 const PREFIX = 'p1';
@@ -29,11 +29,6 @@ export interface PageReferenceClaims {
   subject: string;
   /** Seconds since the epoch; the reference lives as long as the state that asked. */
   expiresAt: number;
-}
-
-/** The digest principals are bound by, in requestState and page references alike. */
-export function principalDigest(principal: string): string {
-  return shortDigest(`principal\u0000${principal}`);
 }
 
 const derived = new WeakMap<SealingKey, Uint8Array>();

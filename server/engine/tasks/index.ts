@@ -17,4 +17,4 @@ export type { TaskQueue, TaskProcessor, ScheduleOptions } from './task-queue.js'
 export { MemoryTaskQueue } from './memory-task-queue.js';
 export { BullMqTaskQueue, type BullMqTaskQueueOptions } from './bullmq-task-queue.js';
 export type { TaskRecord, TaskStatus } from './task-record.js';
-export type { TaskTimer } from './scheduled-timers.js';
+export type { TaskTimer } from '../round/index.js';

@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
-import { shortDigest } from '../state/canonical-digest.js';
+import { principalDigest } from '../state/canonical-digest.js';
 import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
-import type { TaskTimer } from './scheduled-timers.js';
+import type { TaskTimer } from '../round/index.js';
 import type { TaskQueue } from './task-queue.js';
 import {
   cancelledOutcome,
@@ -47,11 +47,6 @@ export interface NewTask {
 
 export const DEFAULT_TASK_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
-
-/** The principal as stored: a digest, so a record names nobody in the clear. */
-export function principalDigest(principal: string): string {
-  return shortDigest(`principal\u0000${principal}`);
-}
 
 export class TaskManager {
   readonly #o: TaskManagerOptions;

@@ -5,7 +5,7 @@
  */
 import { EngineError } from '../engine-error.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
-import type { TaskTimer } from './scheduled-timers.js';
+import type { TaskTimer } from '../round/index.js';
 
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'cancelled' | 'failed';
 

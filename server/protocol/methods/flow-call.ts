@@ -13,7 +13,7 @@ export interface FlowRound {
   finish: (outcome: Extract<FlowOutcome, { kind: 'complete' | 'failed' }>) => MethodResult;
   /**
    * Set when the client takes tasks and the flow may run as one: called where the round hands
-   * over (tasks/task-handover.ts), it creates the task and answers `CreateTaskResult`.
+   * over (engine/round/task-handover.ts), it creates the task and answers `CreateTaskResult`.
    */
   startTask?: (outcome: Extract<FlowOutcome, { kind: 'task' }>) => Promise<MethodResult>;
 }

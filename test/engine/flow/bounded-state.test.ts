@@ -7,7 +7,7 @@ import {
   sealState,
   type StateClaims,
 } from '../../../server/engine/index.js';
-import { DEFAULT_ANSWER_MAX_LENGTH } from '../../../server/engine/flow/answers.js';
+import { DEFAULT_ANSWER_MAX_LENGTH } from '../../../server/engine/round/answers.js';
 import { countingBytes, testKeyRing } from '../fixtures/keys.js';
 import { expectAsked, expectComplete, expectFailed, messageOf } from '../fixtures/flow.js';
 import { askText, roundsOf, text } from '../xstate/rounds.js';

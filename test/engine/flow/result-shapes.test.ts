@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { clientSupports, requiredCapability } from '../../../server/engine/flow/pending-questions.js';
 import { toPromptResult, toResourceContents } from '../../../server/engine/index.js';
-import type { InputRequest } from '../../../server/engine/index.js';
 
 describe('prompt and resource result shapes', () => {
   it('keeps a prompt result to role + content messages and an optional description', () => {
@@ -35,19 +33,5 @@ describe('prompt and resource result shapes', () => {
     ]);
     expect(() => toResourceContents('test://a', undefined, { text: 'x', blob: 'AA==' })).to.throw(TypeError);
     expect(() => toResourceContents('test://a', undefined, { text: 7 })).to.throw(TypeError);
-  });
-});
-
-describe('sampling capability', () => {
-  const question = { kind: 'sampling' } as Parameters<typeof clientSupports>[0];
-  const request = (params: Record<string, unknown>) => ({ method: 'sampling/createMessage', params }) as InputRequest;
-
-  it('needs sampling.tools when the request offers tools or a toolChoice', () => {
-    for (const params of [{ tools: [] }, { toolChoice: { mode: 'auto' } }]) {
-      expect(clientSupports(question, request(params), { sampling: {} }), JSON.stringify(params)).to.equal(false);
-      expect(clientSupports(question, request(params), { sampling: { tools: {} } })).to.equal(true);
-      expect(requiredCapability(question, request(params))).to.deep.equal({ sampling: { tools: {} } });
-    }
-    expect(clientSupports(question, request({ messages: [] }), { sampling: {} })).to.equal(true);
   });
 });

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { openPageReference, openState, verifyPageVisit } from '../../../server/engine/index.js';
-import { principalDigest, sealPageReference } from '../../../server/engine/state/page-reference.js';
+import { principalDigest } from '../../../server/engine/state/canonical-digest.js';
+import { sealPageReference } from '../../../server/engine/state/page-reference.js';
 import { testKeyRing } from '../../helpers/test-server.js';
 
 const bytes = (n: number) => new Uint8Array(randomBytes(n));

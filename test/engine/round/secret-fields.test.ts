@@ -8,7 +8,7 @@ import {
   ToolRegistry,
   type FormSchema,
 } from '../../../server/engine/index.js';
-import { secretFields } from '../../../server/engine/flow/secret-fields.js';
+import { secretFields } from '../../../server/engine/round/secret-fields.js';
 import { testKeyRing } from '../../helpers/test-server.js';
 
 function formTool(schema: FormSchema | (() => FormSchema), notSecret?: string[]) {

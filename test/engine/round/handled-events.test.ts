@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createMachine } from 'xstate';
-import { mayHandle, mayHandleAnyEndingWith } from '../../../server/engine/flow/handled-events.js';
+import { mayHandle, mayHandleAnyEndingWith } from '../../../server/engine/round/handled-events.js';
 
 describe('mayHandle', () => {
   const machine = createMachine({

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { findUnserializable } from '../../../server/engine/flow/serializable-context.js';
+import { findUnserializable } from '../../../server/engine/round/serializable-context.js';
 
 describe('findUnserializable', () => {
   it('accepts plain data and the classes superjson carries', () => {

@@ -36,7 +36,7 @@ export function pendingTimers(actor: AnyActor): TaskTimer[] {
  * Arms recorded timers again in a restored actor, as XState would have kept them: a timer already
  * due fires on the next tick. XState cancels it by id when its state is left, as for any timer.
  */
-export function rearmTimers(actor: AnyActor, timers: TaskTimer[], now: number): void {
+export function rearmTimers(actor: AnyActor, timers: readonly TaskTimer[], now: number): void {
   const scheduler = (actor.system as unknown as { scheduler: Scheduler }).scheduler;
   for (const timer of timers) scheduler.schedule(actor, actor, timer.event, Math.max(0, timer.dueAt - now), timer.id);
 }

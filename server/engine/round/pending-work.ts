@@ -1,15 +1,15 @@
 /**
- * What a flow still has going when it would pause, and the snapshot it may seal. A sealed state
- * carries no work in flight (docs/xstate.md): a running promise is waited for, but a callback or
- * observable child, or a delayed event, would be lost or restarted by the next round, so a round
- * that reaches a question with one fails at once and names it. Idle children (a machine or
- * transition actor waiting for events, a finished promise) cross rounds as XState persists them.
+ * What a machine still has going: the children that run (promises, which finish by themselves;
+ * callbacks and observables, which run until stopped) and the delayed events pending. A paused
+ * state carries no work in flight (docs/xstate.md): in a round a running promise is waited for,
+ * but a callback or observable child, or a delayed event, would be lost or restarted by the next
+ * round, so a round that reaches a question with one fails at once and names it (settle.ts).
+ * Idle children (a machine or transition actor waiting for events, a finished promise) cross
+ * rounds as XState persists them.
  */
 import type { AnyActor, AnyActorRef, AnyMachineSnapshot } from 'xstate';
 import { actorKind, runsUntilStopped } from './actor-kinds.js';
-import { isRecord } from '../plain-objects.js';
 import { TASK_FIX } from './round-crossing-checks.js';
-import { findUnserializable } from './serializable-context.js';
 
 export interface PendingTimer {
   /** How the timer is named in messages: its event and the actor that scheduled it. */
@@ -81,43 +81,4 @@ export function blockedAtQuestion(work: PendingWork, questionStates: string[]): 
     );
   }
   return `it waits for input at ${where} while ${[...work.endless, ...work.timers.map((t) => t.label)].join(', ')} is still running. Fix: ${fixes.join('; ')}`;
-}
-
-type Persisted = Record<string, unknown>;
-
-/**
- * Walks persisted children: finished children spawned from inline logic are dropped (their logic
- * has no name to restore it by, and a finished child has nothing left to do); a live one is a
- * problem. Context and output of every child must survive superjson too.
- */
-function checkChildren(persisted: Persisted, prefix: string): string | undefined {
-  const children = isRecord(persisted.children) ? persisted.children : {};
-  for (const [id, entry] of Object.entries(children)) {
-    if (!isRecord(entry) || !isRecord(entry.snapshot)) continue;
-    const path = prefix + id;
-    if (typeof entry.src !== 'string') {
-      if (entry.snapshot.status !== 'active') {
-        delete children[id];
-        continue;
-      }
-      return `child "${path}" runs inline logic, which cannot be restored in the next round. Register it in setup({ actors: { … } }) and spawn or invoke it by name`;
-    }
-    const problem =
-      findUnserializable(entry.snapshot.context, `child "${path}" context`) ??
-      findUnserializable(entry.snapshot.output, `child "${path}" output`) ??
-      checkChildren(entry.snapshot, `${path}/`);
-    if (problem) return problem;
-  }
-  return undefined;
-}
-
-/** The snapshot to seal at a question, without `output`/`error` (undefined while active), or why not. */
-export function persistAtQuestion(actor: AnyActor): { persisted: Persisted } | { problem: string } {
-  // The option keeps xstate's development build from throwing on inline children; they are
-  // dropped or refused below, never sealed.
-  const persist = actor.getPersistedSnapshot as (options: object) => Persisted;
-  const snapshot = persist.call(actor, { __unsafeAllowInlineActors: true });
-  const { output: _output, error: _error, ...persisted } = snapshot;
-  const problem = findUnserializable(persisted.context) ?? checkChildren(persisted, '');
-  return problem ? { problem } : { persisted };
 }

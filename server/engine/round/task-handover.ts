@@ -10,8 +10,8 @@
  * where XState starts the persisted child again with its saved input.
  */
 import { fromPromise, type AnyActorLogic, type AnyStateMachine } from 'xstate';
-import { pendingWork } from '../flow/pause-check.js';
-import type { HandoverPoint } from '../flow/settle.js';
+import { pendingWork } from './pending-work.js';
+import type { HandoverPoint } from './settle.js';
 import { TASK_TAG } from '../authoring/task-authoring.js';
 
 export const taskHandover: HandoverPoint = (actor, snapshot) => {

@@ -35,7 +35,9 @@ export function requestedSchemaOf(question: FormQuestion, context: unknown): obj
 }
 
 /** Mints the page reference of a URL question (page-reference.ts), given its subject. */
-export type PageRefMinter = (question: UrlQuestion, subject: string) => string;
+export interface PageRefMinter {
+  mintPageRef(question: UrlQuestion, subject: string): string;
+}
 
 function urlOf(question: UrlQuestion, context: unknown, mint: PageRefMinter | undefined): string {
   if (typeof question.url !== 'function') return question.url;
@@ -46,7 +48,7 @@ function urlOf(question: UrlQuestion, context: unknown, mint: PageRefMinter | un
     context,
     get pageRef() {
       return (minted ??=
-        mint?.(question, question.subject === undefined ? '' : resolve(question.subject, context)) ?? '');
+        mint?.mintPageRef(question, question.subject === undefined ? '' : resolve(question.subject, context)) ?? '');
     },
   });
 }
