@@ -36,6 +36,7 @@ import {
   type ServerInfo,
 } from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
+import { Telemetry, tracedLogger, type TelemetryOptions } from './telemetry/index.js';
 
 /** Where tasks live and run (docs/tasks.md). Defaults: this process's memory, one instance. */
 export interface TaskOptions {
@@ -49,7 +50,7 @@ export interface TaskOptions {
   stepBudgetMs?: number;
 }
 
-export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
+export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger' | 'telemetry'> {
   tools: ToolDefinition[];
   /**
    * The tool list may change while serving (`baton dev`): `registry` is then a LiveToolRegistry,
@@ -80,6 +81,11 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * ['deploy:write'] }`: a token with the broader scope may use what needs the narrower one.
    */
   scopeHierarchy?: ScopeHierarchy;
+  /**
+   * Where spans and metrics go (docs/observability.md). Default: OpenTelemetry's global
+   * providers, which record nothing until the host registers an SDK (before this call, for metrics).
+   */
+  telemetry?: TelemetryOptions;
 }
 
 export interface McpService {
@@ -91,12 +97,19 @@ export interface McpService {
   /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
   legacy: LegacyService | undefined;
   logger: Logger;
+  telemetry: Telemetry;
   /** Stops running task steps and closes the task store and queue. */
   close(): Promise<void>;
 }
 
 /** The task manager and the runner that works its queue, when some tool may run as a task. */
-function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: FlowEngine, logger: Logger) {
+function startTasks(
+  options: McpServiceOptions,
+  registry: ToolRegistry,
+  engine: FlowEngine,
+  logger: Logger,
+  telemetry: Telemetry,
+) {
   if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
@@ -109,6 +122,7 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
     toWireError: (error) => toProtocolError(error).toJSON(),
     logger,
     clock,
+    telemetry,
     ...definedFields({
       randomBytes: options.randomBytes,
       ttlMs: options.tasks?.ttlMs,
@@ -119,12 +133,14 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
 }
 
 export function createMcpService(options: McpServiceOptions): McpService {
-  const logger = options.logger ?? stderrLogger;
+  // Log lines name the span they were written in (trace_id, span_id) when one is active.
+  const logger = tracedLogger(options.logger ?? stderrLogger);
+  const telemetry = new Telemetry({ version: BATON_VERSION, ...options.telemetry });
   const registry = options.liveTools ? new LiveToolRegistry(options.tools) : new ToolRegistry(options.tools);
   for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
-  const engine = new FlowEngine({ ...options, logger });
-  const tasks = startTasks(options, registry, engine, logger);
+  const engine = new FlowEngine({ ...options, logger, telemetry });
+  const tasks = startTasks(options, registry, engine, logger, telemetry);
   const dispatcher = createMcpDispatcher({
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
@@ -132,6 +148,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
     resources: new ResourceRegistry(options.resources ?? []),
     engine,
     logger,
+    telemetry,
     ...(tasks ? { tasks: tasks.manager } : {}),
     ...(options.instructions ? { instructions: options.instructions } : {}),
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
@@ -149,11 +166,13 @@ export function createMcpService(options: McpServiceOptions): McpService {
           ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),
         });
+  if (legacy) telemetry.metrics?.observe({ legacySessions: () => legacy.sessionCount });
   return {
     dispatcher,
     engine,
     registry,
     logger,
+    telemetry,
     legacy,
     ...(tasks ? { tasks: tasks.manager } : {}),
     close: async () => {

@@ -133,6 +133,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         cancellation,
         checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
         notify: (notification) => channel.notify(notification),
+        traceHeaders: ctx.req.headers,
       });
     } finally {
       options.gate.leave();

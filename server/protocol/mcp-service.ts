@@ -2,6 +2,7 @@
  * Assembles the method table for a set of tools, prompts and resources. Capabilities follow what
  * is served, so discover never advertises a method that would answer -32601 (spec, discover).
  */
+import type { Telemetry } from '../telemetry/index.js';
 import {
   TASKS_EXTENSION,
   toolListChanges,
@@ -43,6 +44,8 @@ export interface McpServiceOptions {
   tasks?: TaskManager;
   /** Broader OAuth scopes and the narrower ones each implies (docs/security.md, "Scopes"). */
   scopeHierarchy?: ScopeHierarchy;
+  /** Spans and metrics per request (telemetry/). */
+  telemetry?: Telemetry;
 }
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
@@ -93,6 +96,7 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     serverInfo: options.serverInfo,
     capabilities: () => capabilities,
     logger: options.logger,
+    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     methods: scoped
       ? withScopeChecks(methods, { tools, prompts, resources, ...(tasks ? { tasks } : {}) }, access)
       : methods,

@@ -3,6 +3,7 @@ import type { Cancellation, FlowCall, FlowEngine, FlowOutcome } from '../engine/
 import type { RequestId } from './json-rpc.js';
 import type { Principal } from './principal.js';
 import type { RequestMeta } from './request-meta.js';
+import type { RequestTelemetry } from '../telemetry/index.js';
 
 export interface MethodContext {
   id: RequestId;
@@ -19,6 +20,8 @@ export interface MethodContext {
    * answers questions live with server-to-client requests. Unset on 2026-07-28.
    */
   runFlow?: (engine: FlowEngine, call: FlowCall) => Promise<FlowOutcome>;
+  /** The request's span and metrics, when telemetry is on (undefined otherwise). */
+  trace?: RequestTelemetry | undefined;
 }
 
 /** A handler's answer; the dispatcher adds `_meta.serverInfo` and defaults `resultType`. */

@@ -7,6 +7,7 @@ import type { LogReport } from '../authoring/log-reports.js';
 import type { Cancellation } from '../cancellation.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import type { Progress, TaskTimer } from '../round/index.js';
+import type { RequestTelemetry } from '../../telemetry/index.js';
 
 export type { Progress };
 
@@ -31,6 +32,8 @@ export interface FlowCall {
   handover?: boolean;
   /** Receives the machine's log reports (`reportLog`) during this round. */
   onLog?: (report: LogReport) => void;
+  /** The request's telemetry, when it is on: the round's span is its child (telemetry/). */
+  trace?: RequestTelemetry;
 }
 
 export type FlowOutcome =
@@ -38,5 +41,5 @@ export type FlowOutcome =
   | { kind: 'failed'; message: string }
   | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
   /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
-  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[] }
+  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[]; traceContext?: string }
   | { kind: 'aborted' };

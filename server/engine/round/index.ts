@@ -12,3 +12,4 @@ export type { PageRefMinter } from './pending-questions.js';
 export type { TaskTimer } from './scheduled-timers.js';
 export { toToolResult, toolError } from './tool-result.js';
 export { DEFAULT_ANSWER_MAX_LENGTH } from './answers.js';
+export { roundEnd, flowEndOf } from './round-report.js';

@@ -13,6 +13,8 @@ const MAX_TIMEOUT = 2 ** 31 - 1;
  */
 export class MemoryTaskQueue implements TaskQueue {
   readonly #pending = new Map<string, NodeJS.Timeout>();
+  /** When each pending job is due, for the gauges. */
+  readonly #due = new Map<string, number>();
   #processor: TaskProcessor | undefined;
   #closed = false;
 
@@ -30,6 +32,18 @@ export class MemoryTaskQueue implements TaskQueue {
     this.#closed = true;
     for (const timer of this.#pending.values()) clearTimeout(timer);
     this.#pending.clear();
+    this.#due.clear();
+  }
+
+  depth(): number {
+    const now = Date.now();
+    let due = 0;
+    for (const runAt of this.#due.values()) if (runAt <= now) due++;
+    return due;
+  }
+
+  timersPending(): number {
+    return this.#due.size - this.depth();
   }
 
   #arm(jobId: string, taskId: string, runAt: number): void {
@@ -38,6 +52,7 @@ export class MemoryTaskQueue implements TaskQueue {
       () => {
         if (runAt - Date.now() > 0) return this.#arm(jobId, taskId, runAt);
         this.#pending.delete(jobId);
+        this.#due.delete(jobId);
         // Errors are the processor's to record on the task; one must never stop the queue.
         void this.#processor?.(taskId, jobId).catch(() => {});
       },
@@ -45,5 +60,6 @@ export class MemoryTaskQueue implements TaskQueue {
     );
     timer.unref();
     this.#pending.set(jobId, timer);
+    this.#due.set(jobId, runAt);
   }
 }

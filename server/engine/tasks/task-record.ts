@@ -55,6 +55,8 @@ export interface TaskRecord {
   cancelRequested: boolean;
   result?: Record<string, unknown>;
   error?: JsonRpcErrorObject;
+  /** The trace context of the call that created the task: its steps' spans link to it (telemetry/). */
+  traceContext?: string;
 }
 
 /**

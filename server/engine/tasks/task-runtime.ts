@@ -11,6 +11,7 @@ import type { TaskQueue } from './task-queue.js';
 import type { ToWireError } from './task-record.js';
 import { TaskRunner, type TaskTools } from './task-runner.js';
 import type { TaskStore } from './task-store.js';
+import type { Telemetry } from '../../telemetry/index.js';
 
 export interface TaskRuntimeOptions {
   store: TaskStore;
@@ -24,6 +25,7 @@ export interface TaskRuntimeOptions {
   ttlMs?: number;
   pollIntervalMs?: number;
   stepBudgetMs?: number;
+  telemetry?: Telemetry;
 }
 
 export interface TaskRuntime {
@@ -44,6 +46,7 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       randomBytes: options.randomBytes,
       ttlMs: options.ttlMs,
       pollIntervalMs: options.pollIntervalMs,
+      telemetry: options.telemetry,
     }),
   });
   const runner = new TaskRunner({
@@ -54,7 +57,11 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     toWireError,
     validator: new JsonSchemaValidator(),
     logger: options.logger,
-    ...definedFields({ clock, stepBudgetMs: options.stepBudgetMs }),
+    ...definedFields({ clock, stepBudgetMs: options.stepBudgetMs, telemetry: options.telemetry }),
+  });
+  options.telemetry?.metrics?.observe({
+    ...(queue.depth ? { queueDepth: () => queue.depth!() } : {}),
+    ...(queue.timersPending ? { timersPending: () => queue.timersPending!() } : {}),
   });
   queue.start((taskId, jobId) => runner.advance(taskId, jobId));
   return {

@@ -67,6 +67,7 @@ export function toolsCallMethod(
             clientCapabilities: context.meta.clientCapabilities,
             snapshot: handover.snapshot,
             timers: handover.timers,
+            ...(handover.traceContext ? { traceContext: handover.traceContext } : {}),
           })),
         });
       }
