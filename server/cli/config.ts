@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
+import { tracesAsked, type TelemetrySettings } from './telemetry-sdk.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -47,6 +48,8 @@ export interface EnvironmentConfig {
   /** Host names and origins this server answers for (BATON_ALLOWED_HOSTS, BATON_ALLOWED_ORIGINS). */
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  /** Traces from OTEL_*, Prometheus metrics on BATON_METRICS_PORT (docs/observability.md). */
+  telemetry: TelemetrySettings;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -131,6 +134,12 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     /\/$/,
     '',
   );
+  const metricsPort = positiveInteger('BATON_METRICS_PORT', env.BATON_METRICS_PORT);
+  if (metricsPort !== undefined && (metricsPort > 65535 || metricsPort === port)) {
+    throw new ConfigurationError(
+      `BATON_METRICS_PORT must be a port from 1 to 65535 other than PORT (${port}), got ${metricsPort}.`,
+    );
+  }
   if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
     throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
   }
@@ -173,6 +182,13 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       allowedHosts: list(env.BATON_ALLOWED_HOSTS),
       allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
     }),
+    telemetry: {
+      traces: tracesAsked(env),
+      ...definedFields({
+        metricsPort,
+        metricsHost: metricsPort === undefined ? undefined : env.BATON_METRICS_HOST || host,
+      }),
+    },
     tasks: definedFields({
       ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),
       pollIntervalMs: positiveInteger('BATON_TASK_POLL_MS', env.BATON_TASK_POLL_MS),
