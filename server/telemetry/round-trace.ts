@@ -57,6 +57,8 @@ export class RoundTrace {
   /** A record of one round, or undefined when telemetry is off. */
   static begin(telemetry: Telemetry | undefined, start: RoundStart): RoundTrace | undefined {
     if (!telemetry || (!start.request && !telemetry.active)) return undefined;
+    // The request now runs a target of the catalogue: its span and metrics may name it.
+    if (start.request) start.request.target = start.target;
     return new RoundTrace(telemetry, start);
   }
 
@@ -122,7 +124,6 @@ export class RoundTrace {
     let tracer;
     let parent = context.active();
     if (request) {
-      request.target = target;
       const requestSpan = request.span(this.#flow);
       if (!requestSpan?.isRecording()) return undefined;
       parent = trace.setSpan(parent, requestSpan);
