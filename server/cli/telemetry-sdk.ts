@@ -33,9 +33,13 @@ export function tracesAsked(env: NodeJS.ProcessEnv): boolean {
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
-async function load<T>(name: string, why: string): Promise<T> {
+/** Loads a package by name: `import()`, injected so a test can play a missing one. */
+export type Importer = (name: string) => Promise<unknown>;
+const importPackage: Importer = (name) => import(name);
+
+async function load<T>(importer: Importer, name: string, why: string): Promise<T> {
   try {
-    return (await import(name)) as T;
+    return (await importer(name)) as T;
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
@@ -53,14 +57,16 @@ async function load<T>(name: string, why: string): Promise<T> {
 export async function startTelemetrySdk(
   settings: TelemetrySettings,
   env: NodeJS.ProcessEnv = process.env,
+  importer: Importer = importPackage,
 ): Promise<TelemetrySdk | undefined> {
   if (!settings.traces && settings.metricsPort === undefined) return undefined;
   const why = settings.traces ? 'OTEL_* asks for traces' : 'BATON_METRICS_PORT is set';
-  const { NodeSDK } = await load<typeof import('@opentelemetry/sdk-node')>('@opentelemetry/sdk-node', why);
+  const { NodeSDK } = await load<typeof import('@opentelemetry/sdk-node')>(importer, '@opentelemetry/sdk-node', why);
   let prometheus: import('@opentelemetry/exporter-prometheus').PrometheusExporter | undefined;
   let metricsUrl: string | undefined;
   if (settings.metricsPort !== undefined) {
     const { PrometheusExporter } = await load<typeof import('@opentelemetry/exporter-prometheus')>(
+      importer,
       '@opentelemetry/exporter-prometheus',
       'BATON_METRICS_PORT is set',
     );
