@@ -25,6 +25,8 @@ export interface CompareOptions {
   concurrency: number;
   windows: number;
   windowMs: number;
+  /** Run this build with an OpenTelemetry SDK registered and a no-op exporter (noop-telemetry.ts). */
+  telemetry: boolean;
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [options]
@@ -33,6 +35,7 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
   --concurrency <n>     virtual clients (default 16)
   --windows <n>         alternating windows per build and flow (default 10)
   --seconds <s>         length of one window (default 2)
+  --telemetry           this build with telemetry on (spans and metrics, exported nowhere)
 `;
 
 export function parseCompareOptions(argv: string[]): CompareOptions {
@@ -58,6 +61,7 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     concurrency: number('--concurrency', 16),
     windows: number('--windows', 10),
     windowMs: number('--seconds', 2) * 1000,
+    telemetry: rest.includes('--telemetry'),
   };
 }
 
@@ -121,7 +125,10 @@ async function main(): Promise<void> {
   )) as { spawnTarget: typeof spawnTarget };
   const spawnOptions = serverCpus ? { cpus: serverCpus } : {};
   const baseline = await baselineHandle.spawnTarget('baton', spawnOptions);
-  const current = await spawnTarget('baton', spawnOptions);
+  const current = await spawnTarget('baton', {
+    ...spawnOptions,
+    ...(options.telemetry ? { env: { BENCH_TELEMETRY: '1' } } : {}),
+  });
   try {
     process.stdout.write('each: baseline median → this build median, this ÷ baseline (min–max over windows)\n');
     for (const flow of options.flows) {

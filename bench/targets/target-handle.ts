@@ -28,6 +28,8 @@ export interface SpawnOptions {
   /** CPU list for `taskset -c` (e.g. "0"), or undefined to leave the process unpinned. */
   cpus?: string;
   readyTimeoutMs?: number;
+  /** Environment for this target on top of the bench's own (e.g. BENCH_TELEMETRY). */
+  env?: Record<string, string>;
 }
 
 const live = new Map<number, ChildProcess>();
@@ -67,7 +69,7 @@ export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}):
   const [command, args] = nodeCommand(nodeArgs, options.cpus);
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, ...options.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   if (child.pid === undefined) throw new Error(`could not spawn the ${kind} target`);

@@ -7,6 +7,8 @@ describe('compare-builds options', () => {
     expect(options.baseline).to.equal('/tmp/base/dist');
     expect(options.flows.map((f) => f.label)).to.deep.equal(['one-question', 'three-question', 'parallel']);
     expect([options.concurrency, options.windows, options.windowMs]).to.deep.equal([16, 10, 2000]);
+    expect(options.telemetry).to.equal(false);
+    expect(parseCompareOptions(['/tmp/base/dist', '--telemetry']).telemetry).to.equal(true);
   });
 
   it('reads flows, clients, windows and seconds, and refuses what it cannot use', () => {
