@@ -32,6 +32,8 @@ export interface TestIssuer {
   key: SigningKey;
   /** Fetches of the JWKS document so far. */
   jwksRequests: number;
+  /** Every path requested so far, in order (discovery, keys, token). */
+  paths: string[];
   /** A client credentials token for `resource`, asking for `scope`. */
   token(client: IssuerClient, resource: string, scope?: string): Promise<{ accessToken: string; scope?: string }>;
   /** From now on the issuer publishes and signs with `key` only (the old key is gone). */
@@ -80,12 +82,30 @@ function provider(issuer: string, key: SigningKey, clients: IssuerClient[]): Pro
   });
 }
 
-export async function startIssuer(clients: IssuerClient[], firstKey?: SigningKey): Promise<TestIssuer> {
+export interface IssuerOptions {
+  /**
+   * Serve only `/.well-known/openid-configuration`, as many OpenID Providers do: RFC 8414's
+   * `/.well-known/oauth-authorization-server` answers 404.
+   */
+  openidConfigurationOnly?: boolean;
+}
+
+export async function startIssuer(
+  clients: IssuerClient[],
+  firstKey?: SigningKey,
+  options: IssuerOptions = {},
+): Promise<TestIssuer> {
   let current: Provider | undefined;
   let key = firstKey ?? (await signingKey('k1'));
   const counters = { jwks: 0 };
+  const paths: string[] = [];
   const server: Server = createServer((req, res) => {
+    paths.push(req.url ?? '');
     if (req.url?.startsWith('/jwks')) counters.jwks += 1;
+    if (options.openidConfigurationOnly && req.url?.startsWith('/.well-known/oauth-authorization-server')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      return;
+    }
     void current!.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,6 +119,7 @@ export async function startIssuer(clients: IssuerClient[], firstKey?: SigningKey
     get jwksRequests() {
       return counters.jwks;
     },
+    paths,
     async token(client, resource, scope) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
