@@ -48,24 +48,60 @@ export async function signingKey(kid: string, alg: 'RS256' | 'ES256' = 'ES256'):
   return { kid, alg, privateKey, publicJwk, privateJwk };
 }
 
-function provider(issuer: string, key: SigningKey, clients: IssuerClient[]): Provider {
-  const byId = new Map(clients.map((client) => [client.clientId, client]));
-  const allScopes = [...new Set(clients.flatMap((client) => client.scopes))];
+/**
+ * A public client that signs a user in through the browser: authorization code with PKCE, at
+ * `redirectUri`. The issuer then runs oidc-provider's development login and consent pages
+ * (any login and password sign in as that account), which a test drives with plain HTTP.
+ */
+export interface BrowserClient {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+}
+
+function provider(issuer: string, key: SigningKey, clients: IssuerClient[], browser?: BrowserClient): Provider {
+  const byId = new Map<string, { scopes: string[] }>(clients.map((client) => [client.clientId, client]));
+  if (browser) byId.set(browser.clientId, browser);
+  const allScopes = [...new Set([...clients, ...(browser ? [browser] : [])].flatMap((client) => client.scopes))];
+  const browserClients = browser
+    ? [
+        {
+          client_id: browser.clientId,
+          token_endpoint_auth_method: 'none' as const,
+          grant_types: ['authorization_code'],
+          response_types: ['code' as const],
+          redirect_uris: [browser.redirectUri],
+          scope: allScopes.join(' '),
+          id_token_signed_response_alg: key.alg,
+        },
+      ]
+    : [];
   return new Provider(issuer, {
-    clients: clients.map((client) => ({
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      scope: allScopes.join(' '),
-      id_token_signed_response_alg: key.alg,
-    })),
+    pkce: { required: () => true },
+    clients: [
+      ...browserClients,
+      ...clients.map((client) => ({
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        scope: allScopes.join(' '),
+        id_token_signed_response_alg: key.alg,
+      })),
+    ],
     jwks: { keys: [key.privateJwk] },
-    ttl: { ClientCredentials: 300 },
+    ttl: {
+      ClientCredentials: 300,
+      AccessToken: 300,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+    },
     scopes: allScopes,
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: browser !== undefined },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -88,6 +124,8 @@ export interface IssuerOptions {
    * `/.well-known/oauth-authorization-server` answers 404.
    */
   openidConfigurationOnly?: boolean;
+  /** Also serve a browser client (authorization code + PKCE) with the development login pages. */
+  browser?: BrowserClient;
 }
 
 export async function startIssuer(
@@ -110,7 +148,7 @@ export async function startIssuer(
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  current = provider(issuer, key, clients);
+  current = provider(issuer, key, clients, options.browser);
   return {
     issuer,
     get key() {
@@ -139,7 +177,7 @@ export async function startIssuer(
     },
     rotate(next) {
       key = next;
-      current = provider(issuer, next, clients);
+      current = provider(issuer, next, clients, options.browser);
     },
     close: () =>
       new Promise<void>((resolve) => {
