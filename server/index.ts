@@ -46,3 +46,4 @@ export {
 } from './http/index.js';
 export type { Principal, ScopeHierarchy, ServerInfo } from './protocol/index.js';
 export { AccessTokenVerifier, ASYMMETRIC_ALGORITHMS, type AccessTokenOptions } from './identity/index.js';
+export { Telemetry, INSTRUMENTATION_NAME, type TelemetryOptions } from './telemetry/index.js';
