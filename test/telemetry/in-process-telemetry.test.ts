@@ -15,7 +15,7 @@ import { defineTool, openState } from '../../server/engine/index.js';
 import { exampleTools, createMemoryVault } from '../../machines/index.js';
 import { callTool, rpc } from '../helpers/mcp-http.js';
 import { numberTask } from '../helpers/number-task.js';
-import { resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 class CollectingReader extends MetricReader {
@@ -181,6 +181,26 @@ describe('telemetry with an SDK the host registers', function () {
     expect(await count('baton.request_state.refused', { 'baton.refusal.reason': 'wrong_arguments' })).to.equal(1);
     const everything = exporter.getFinishedSpans().flatMap((span: ReadableSpan) => stringsIn(span.attributes));
     expect(everything.filter((value) => value.includes(ARGS.service) || value.includes(token))).to.deep.equal([]);
+  });
+
+  it('counts live subscriptions/listen streams while they are open', async () => {
+    const streams = async () => count('baton.listen.streams', {});
+    const { taskId } = resultOf(
+      await taskRpc(server.url, 'tools/call', { name: 'number-task', arguments: {} }, { capabilities: TASK_CLIENT }),
+    );
+    const asking = await waitForTask(server.url, taskId, (task) => task.status === 'input_required');
+    const before = await streams();
+    const controller = new AbortController();
+    const listening = await listenToTasks(server.url, [taskId], { signal: controller.signal });
+    expect(listening.headers.get('content-type')).to.match(/text\/event-stream/);
+    expect(await streams()).to.equal(before + 1);
+    controller.abort();
+    await listening.body?.cancel().catch(() => {});
+    const deadline = Date.now() + 5000;
+    while ((await streams()) !== before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await streams()).to.equal(before);
+    const [key] = Object.keys(asking.inputRequests);
+    await taskRpc(server.url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'decline' } } });
   });
 
   it('counts requests by method with the MCP duration histogram', async () => {

@@ -113,12 +113,15 @@ export class FlowEngine {
     }
     const binding = this.#binding(call);
     const { flow } = call;
-    const trace = RoundTrace.begin(this.#telemetry, {
-      mode: 'request',
-      method: flow.method,
-      target: flow.name,
-      request: call.trace,
-    });
+    // Checked first: with telemetry off, a round builds nothing for it.
+    const trace = this.#telemetry?.active
+      ? RoundTrace.begin(this.#telemetry, {
+          mode: 'request',
+          method: flow.method,
+          target: flow.name,
+          request: call.trace,
+        })
+      : undefined;
     const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding, trace);
     if (call.requestState === undefined) this.#telemetry?.metrics?.flowStarted(flow.method, flow.name);
     // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.

@@ -158,13 +158,15 @@ export class TaskRunner {
     }
     const controller = new AbortController();
     this.#running.set(taskId, controller);
-    const trace = RoundTrace.begin(this.#telemetry, {
-      mode: 'step',
-      method: 'tools/call',
-      target: tool.name,
-      taskId,
-      createdBy: record.traceContext,
-    });
+    const trace = this.#telemetry?.active
+      ? RoundTrace.begin(this.#telemetry, {
+          mode: 'step',
+          method: 'tools/call',
+          target: tool.name,
+          taskId,
+          createdBy: record.traceContext,
+        })
+      : undefined;
     try {
       const spec = this.#spec(record, tool, controller.signal);
       const outcome = await (trace ? trace.run(() => this.#kernel.run(spec)) : this.#kernel.run(spec));
