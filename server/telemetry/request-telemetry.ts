@@ -22,7 +22,6 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { ATTR } from './attribute-names.js';
-import { targetAttribute } from './baton-metrics.js';
 import type { Telemetry } from './telemetry.js';
 import { extractContext, type FlowTraceContext } from './trace-context.js';
 
@@ -137,21 +136,25 @@ export class RequestTelemetry {
 
   #attributes(): Attributes {
     const { id, transport } = this.#start;
+    const method = this.#method;
+    const target = this.target;
+    // Assigned one by one: this runs for every traced request.
+    const attributes: Attributes = { [ATTR.method]: method };
+    if (target !== undefined) {
+      const named =
+        method === 'tools/call' ? ATTR.toolName : method === 'prompts/get' ? ATTR.promptName : ATTR.targetName;
+      attributes[named] = target;
+      if (method === 'tools/call') attributes[ATTR.operationName] = 'execute_tool';
+    }
+    if (id !== null && id !== undefined) attributes[ATTR.requestId] = String(id);
     const meta = this.#start.meta as Record<string, unknown> | undefined;
     const version = meta?.['io.modelcontextprotocol/protocolVersion'];
-    return {
-      [ATTR.method]: this.#method,
-      ...targetAttribute(this.#method, this.target),
-      ...(this.#method === 'tools/call' && this.target !== undefined ? { [ATTR.operationName]: 'execute_tool' } : {}),
-      ...(id === null || id === undefined ? {} : { [ATTR.requestId]: String(id) }),
-      // A version this server speaks, or nothing: the field is the client's text.
-      ...(typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version)
-        ? { [ATTR.protocolVersion]: version }
-        : {}),
-      [ATTR.networkTransport]: transport,
-      ...(transport === 'tcp' ? { [ATTR.networkProtocol]: 'http' } : {}),
-      ...(this.#telemetry.instanceId ? { [ATTR.instanceId]: this.#telemetry.instanceId } : {}),
-    };
+    // A version this server speaks, or nothing: the field is the client's text.
+    if (typeof version === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(version)) attributes[ATTR.protocolVersion] = version;
+    attributes[ATTR.networkTransport] = transport;
+    if (transport === 'tcp') attributes[ATTR.networkProtocol] = 'http';
+    if (this.#telemetry.instanceId) attributes[ATTR.instanceId] = this.#telemetry.instanceId;
+    return attributes;
   }
 }
 

@@ -142,7 +142,7 @@ describe('traces of a flow across two instances (OTLP/HTTP)', function () {
       'complete',
     ]);
     expect(rounds[0]!.attributes['baton.round.question_keys']).to.deep.equal(['window']);
-    expect(rounds[0]!.attributes['baton.round.waiting_states']).to.deep.equal(['release.pickWindow']);
+    expect(rounds[0]!.attributes['baton.round.waiting_states']).to.deep.equal(['pickWindow']);
     expect(rounds[2]!.attributes['baton.flow.outcome']).to.equal('completed');
     expect(rounds.map((s) => s.events.map((e) => e.name))).to.deep.equal([
       ['baton.request_state.sealed'],

@@ -4,7 +4,6 @@
  * never an answer or a value from the machine's context.
  */
 import type { FlowEnd, RoundEnd } from '../../telemetry/index.js';
-import { pendingQuestions } from './pending-questions.js';
 import type { RoundOutcome } from './round-outcome.js';
 
 const OUTCOME_WORDS: Record<RoundOutcome['kind'], string> = {
@@ -24,9 +23,19 @@ export function roundEnd(outcome: RoundOutcome, flowEnd?: FlowEnd): RoundEnd {
   else if (outcome.kind === 'asking') {
     const { snapshot } = outcome;
     end.questionKeys = outcome.keys;
-    end.waitingStates = () => pendingQuestions(snapshot).map((pending) => pending.stateId);
+    end.waitingStates = () => leafPaths(snapshot.value);
   }
   return end;
+}
+
+/**
+ * The active leaf states of a snapshot's value as dotted paths (`confirm`, `approve.waiting`):
+ * where a waiting machine waits, read off its value (no walk over the state nodes).
+ */
+function leafPaths(value: unknown, prefix = ''): string[] {
+  if (typeof value === 'string') return [prefix + value];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) => leafPaths(child, `${prefix}${key}.`));
 }
 
 /**
