@@ -127,7 +127,8 @@ async function main(): Promise<void> {
   const baseline = await baselineHandle.spawnTarget('baton', spawnOptions);
   const current = await spawnTarget('baton', {
     ...spawnOptions,
-    ...(options.telemetry ? { env: { BENCH_TELEMETRY: '1' } } : {}),
+    // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
+    ...(options.telemetry ? { env: { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } } : {}),
   });
   try {
     process.stdout.write('each: baseline median → this build median, this ÷ baseline (min–max over windows)\n');

@@ -182,11 +182,16 @@ ${table(['flow', 'c', 'floor JSON work, hot → loaded', 'Baton engine round, ho
  * bench/report/profile.md and copied in as it is.
  */
 function profileSection(): string {
+  return handWritten('profile.md');
+}
+
+/** A section written by hand in bench/report/ (from the compiled dist/ or the sources alike). */
+function handWritten(name: string): string {
   try {
-    return readFileSync(fileURLToPath(new URL('../../../bench/report/profile.md', import.meta.url)), 'utf8').trim();
+    return readFileSync(fileURLToPath(new URL(`../../../bench/report/${name}`, import.meta.url)), 'utf8').trim();
   } catch {
     try {
-      return readFileSync(fileURLToPath(new URL('./profile.md', import.meta.url)), 'utf8').trim();
+      return readFileSync(fileURLToPath(new URL(`./${name}`, import.meta.url)), 'utf8').trim();
     } catch {
       return '';
     }
@@ -445,6 +450,8 @@ export function markdownReport(report: BenchReport): string {
     memorySection(report.memory),
     microSection(report),
     tasksSection(report.tasks),
+    // The cost of telemetry, measured with `bench:compare -- --telemetry` (bench/report/telemetry.md).
+    handWritten('telemetry.md'),
     combinationSection(report),
   ]
     .filter(Boolean)

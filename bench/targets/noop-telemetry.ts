@@ -22,12 +22,21 @@ class ScrapedReader extends MetricReader {
   protected async onForceFlush(): Promise<void> {}
 }
 
-export function registerNoopTelemetry(): void {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(
-    new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new DroppingExporter() })] }),
-  );
-  const reader = new ScrapedReader();
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  setInterval(() => void reader.collect(), 1000).unref();
+/**
+ * `parts`: `all`, or a comma-separated choice of `context`, `traces`, `metrics` (BENCH_TELEMETRY),
+ * to tell what each part costs.
+ */
+export function registerNoopTelemetry(parts: string): void {
+  const on = (part: string) => parts === 'all' || parts.split(',').includes(part);
+  if (on('context')) context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  if (on('traces')) {
+    trace.setGlobalTracerProvider(
+      new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: new DroppingExporter() })] }),
+    );
+  }
+  if (on('metrics')) {
+    const reader = new ScrapedReader();
+    metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+    setInterval(() => void reader.collect(), 1000).unref();
+  }
 }
