@@ -74,6 +74,14 @@ export class RoundTrace {
     else this.#telemetry.metrics?.refused(reason as never);
   }
 
+  /** `trace_id` and `span_id` of the request's span, for a log line written outside any span. */
+  requestLogFields(): { trace_id: string; span_id: string } | undefined {
+    const span = this.#start.request?.span(this.#flow);
+    if (!span?.isRecording()) return undefined;
+    const { traceId, spanId } = span.spanContext();
+    return { trace_id: traceId, span_id: spanId };
+  }
+
   /** Runs the round (the kernel) inside its span's context; starts the span. */
   run<T>(round: () => T): T {
     const span = this.#startSpan();

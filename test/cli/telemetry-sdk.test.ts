@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { configFromEnvironment } from '../../server/cli/config.js';
+import { serveCommand } from '../../server/cli/serve-command.js';
 import { SDK_PACKAGES, startTelemetrySdk, tracesAsked } from '../../server/cli/telemetry-sdk.js';
 import { ConfigurationError } from '../../server/engine/index.js';
 
@@ -56,6 +57,19 @@ describe('telemetry settings of baton serve', () => {
       expect((error as Error).message)
         .to.include('@opentelemetry/sdk-node is not installed')
         .and.include(SDK_PACKAGES);
+    }
+  });
+
+  it('refuses BATON_METRICS_PORT with --workers before starting anything', async () => {
+    const saved = process.env.BATON_METRICS_PORT;
+    process.env.BATON_METRICS_PORT = '9464';
+    try {
+      const error = await serveCommand({ workers: '2' }).catch((caught: unknown) => caught);
+      expect(error).to.be.instanceOf(ConfigurationError);
+      expect((error as Error).message).to.include('BATON_METRICS_PORT cannot be used with --workers');
+    } finally {
+      if (saved === undefined) delete process.env.BATON_METRICS_PORT;
+      else process.env.BATON_METRICS_PORT = saved;
     }
   });
 });

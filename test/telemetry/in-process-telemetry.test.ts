@@ -176,6 +176,12 @@ describe('telemetry with an SDK the host registers', function () {
     expect(wrongArgs.body.error.code).to.equal(-32602);
     const requests = spansNamed('tools/call release');
     expect(requests.map((s) => s.attributes['baton.refusal.reason'])).to.deep.equal(['expired', 'wrong_arguments']);
+    // The log line of each refusal names the request's span.
+    const rejected = logs.filter((line) => line.event === 'request_state_rejected').slice(-2);
+    expect(rejected.map((line) => [line.fields.check, line.fields.span_id])).to.deep.equal([
+      ['expiry', requests[0]!.spanContext().spanId],
+      ['arguments', requests[1]!.spanContext().spanId],
+    ]);
     expect(requests.map((s) => s.attributes['error.type'])).to.deep.equal(['-32602', '-32602']);
     expect(await count('baton.request_state.refused', { 'baton.refusal.reason': 'expired' })).to.equal(1);
     expect(await count('baton.request_state.refused', { 'baton.refusal.reason': 'wrong_arguments' })).to.equal(1);

@@ -197,8 +197,9 @@ export class FlowEngine {
 
   #reject(check: string, binding: Binding, trace: RoundTrace | undefined): EngineError {
     // The reason is logged (and counted) for operators and never sent: the client learns only "invalid".
-    this.#logger.warn('request_state_rejected', { check, target: binding.target });
     trace?.refused(REFUSAL_REASONS[check]!);
+    // Before any round runs, no span is active: the line names the request's span itself.
+    this.#logger.warn('request_state_rejected', { check, target: binding.target, ...trace?.requestLogFields() });
     return new EngineError('invalid_state', INVALID_STATE);
   }
 
