@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { fromPromise, setup } from 'xstate';
 import { defineTool, openState } from '../../server/engine/index.js';
 import { exampleTools, createMemoryVault } from '../../machines/index.js';
+import { initializeSession } from '../helpers/legacy-http.js';
 import { callTool, rpc } from '../helpers/mcp-http.js';
 import { numberTask } from '../helpers/number-task.js';
 import { listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
@@ -207,6 +208,31 @@ describe('telemetry with an SDK the host registers', function () {
     expect(await streams()).to.equal(before);
     const [key] = Object.keys(asking.inputRequests);
     await taskRpc(server.url, 'tasks/update', { taskId, inputResponses: { [key!]: { action: 'decline' } } });
+  });
+
+  it('counts a replayed single-use state, and observes the queue, the timers and the sessions', async () => {
+    const first = resultOf(await callTool(server.url, 'release', ARGS));
+    const second = resultOf(
+      await callTool(server.url, 'release', ARGS, {
+        requestState: first.requestState,
+        inputResponses: { window: { action: 'accept', content: { window: 'now' } } },
+      }),
+    );
+    const confirm = {
+      requestState: second.requestState,
+      inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
+    };
+    resultOf(await callTool(server.url, 'release', ARGS, confirm));
+    // The same confirmation again: answered with the first run's outcome, and counted as a replay.
+    resultOf(await callTool(server.url, 'release', ARGS, confirm));
+    expect(await count('baton.request_state.refused', { 'baton.refusal.reason': 'replayed' })).to.equal(1);
+
+    const { response } = await initializeSession(server.url);
+    expect(response.headers.get('mcp-session-id')).to.be.a('string');
+    expect(await count('baton.legacy.sessions', {})).to.be.at.least(1);
+    // Every task created so far has its expiry check scheduled: a durable timer each.
+    expect(await count('baton.task.timers.pending', {})).to.be.at.least(1);
+    expect((await points('baton.task.queue.depth')).map((p) => p.value)).to.deep.equal([0]);
   });
 
   it('counts requests by method with the MCP duration histogram', async () => {
