@@ -104,6 +104,11 @@ function taskFields(record: TaskRecord): Record<string, unknown> {
   };
 }
 
+/** The final `statusMessage` of a completed task: whether its tool succeeded, never a step on the way. */
+export function completedMessage(result: Record<string, unknown> | undefined): string {
+  return result?.isError === true ? 'Completed with a tool error' : 'Completed';
+}
+
 /** `CreateTaskResult` without `resultType`: the task handle, never its result or questions. */
 export function toCreatedTask(record: TaskRecord): Record<string, unknown> {
   return taskFields(record);
@@ -122,7 +127,15 @@ export function toDetailedTask(record: TaskRecord): Record<string, unknown> {
       return { ...task, inputRequests };
     }
     case 'completed':
-      return { ...task, result: record.result ?? {} };
+      return {
+        ...task,
+        // The last progress seen ("Answers received", "Baking…") would read as the end; say how it ended.
+        statusMessage: completedMessage(record.result),
+        // The result "matches the result type of the original request" (tasks.md, DetailedTask), and
+        // a 2026-07-28 CallToolResult carries `resultType` (schema, Result). Added here, where the
+        // wire shape is built, so records stored without it and `notifications/tasks` carry it too.
+        result: { content: [], ...record.result, resultType: 'complete' },
+      };
     case 'failed':
       return { ...task, error: record.error ?? { code: -32603, message: 'Internal error' } };
     default:
