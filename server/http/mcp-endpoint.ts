@@ -10,6 +10,8 @@ import {
   ProtocolError,
   isJsonRpcResponse,
   isLegacyMessage,
+  isRetryLaterStatus,
+  limitExceeded,
   readableId,
   type LegacyService,
   type McpDispatcher,
@@ -103,12 +105,21 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
 
     if (!options.gate.tryEnter()) {
       ctx.set('Retry-After', '1');
-      channel.finish(
-        503,
-        errorResponse(readableId(message), new ProtocolError(ErrorCode.InternalError, options.gate.busyMessage)),
-      );
+      const busy = limitExceeded('concurrent_requests', options.gate.busyMessage, 'instance', {
+        limit: options.gate.max,
+      });
+      channel.finish(busy.httpStatus, errorResponse(readableId(message), busy));
       return;
     }
+    // A long-lived request (a listen stream, a 2025-11-25 call waiting for its answer) gives its
+    // slot back early, once its own budget has taken it (protocol/long-lived-budget.ts).
+    let inGate = true;
+    const leaveRequestGate = () => {
+      if (!inGate) return;
+      inGate = false;
+      options.gate.leave();
+    };
+    const keepAlive = () => channel.keepAlive();
     let outcome;
     try {
       // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
@@ -116,7 +127,14 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         // A response's result is the client's answer: the envelope dropped it, so read it again.
         const full = isJsonRpcResponse(message) ? (JSON.parse(body!) as unknown) : message;
         body = undefined;
-        await legacyPost(options.legacy, { ctx, channel, message: full, principal, signal: cancellation.signal });
+        await legacyPost(options.legacy, {
+          ctx,
+          channel,
+          message: full,
+          principal,
+          signal: cancellation.signal,
+          leaveRequestGate,
+        });
         return;
       }
       // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
@@ -126,9 +144,11 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         cancellation,
         checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
         notify: (notification) => channel.notify(notification),
+        leaveRequestGate,
+        keepAlive,
       });
     } finally {
-      options.gate.leave();
+      leaveRequestGate();
     }
     switch (outcome.type) {
       case 'notification':
@@ -141,6 +161,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         channel.abandon();
         return;
       case 'response':
+        if (isRetryLaterStatus(outcome.httpStatus)) ctx.set('Retry-After', '1');
         channel.finishAfterTurn(outcome.httpStatus, outcome.response);
     }
   };
@@ -150,5 +171,6 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
 function bodyBusy(ctx: Context, channel: ResponseChannel, text: string): void {
   ctx.set('Connection', 'close');
   ctx.set('Retry-After', '1');
-  channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, text)));
+  const busy = limitExceeded('body_bytes_in_flight', text, 'instance');
+  channel.finish(busy.httpStatus, errorResponse(undefined, busy));
 }

@@ -124,6 +124,9 @@ describe('limits', () => {
       expect(busy.status).to.equal(503);
       expect(busy.headers.get('retry-after')).to.equal('1');
       expect(busy.body.error.message).to.include('1 concurrent');
+      // A limit, not a bug: -31000 (LimitExceeded) with the limit named; -32603 is only for bugs.
+      expect(busy.body.error.code).to.equal(-31000);
+      expect(busy.body.error.data).to.deep.equal({ reason: 'concurrent_requests', limit: 1 });
       expect((await confirm).body.result.structuredContent.released).to.equal(true);
     } finally {
       await server.close();
