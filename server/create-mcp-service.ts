@@ -29,6 +29,10 @@ import {
 import {
   createMcpDispatcher,
   LegacyService,
+  LongLivedBudget,
+  type ListenOptions,
+  type LongLivedKind,
+  type LongLivedLimit,
   toProtocolError,
   type LegacyServiceOptions,
   type McpDispatcher,
@@ -73,7 +77,15 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
    * server-to-client requests). Default: on; `false` serves 2026-07-28 only.
    */
-  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger' | 'longLived'>;
+  /**
+   * Requests that live long have their own budget, per caller and per instance, apart from the
+   * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
+   * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).
+   */
+  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>>;
+  /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
+  listen?: Partial<Omit<ListenOptions, 'budget'>>;
 }
 
 export interface McpService {
@@ -119,7 +131,10 @@ export function createMcpService(options: McpServiceOptions): McpService {
   checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
   const engine = new FlowEngine({ ...options, logger });
   const tasks = startTasks(options, registry, engine, logger);
+  const longLived = new LongLivedBudget(options.longLived);
   const dispatcher = createMcpDispatcher({
+    longLived,
+    ...(options.listen ? { listen: options.listen } : {}),
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
     prompts: new PromptRegistry(options.prompts ?? []),
@@ -138,6 +153,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
           dispatcher,
           keyRing: options.keyRing,
           logger,
+          longLived,
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),

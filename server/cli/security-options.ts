@@ -11,6 +11,7 @@ import { isLoopbackHost, LOOPBACK_HOSTS, staticBearerTokens, type OriginPolicy }
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
   return {
     ...config.limits,
+    ...config.perCallerLimits,
     legacy: config.legacy,
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),

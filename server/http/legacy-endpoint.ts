@@ -54,6 +54,8 @@ export interface LegacyPost {
   message: unknown;
   principal: Principal;
   signal: AbortSignal;
+  /** Gives back the request's gate slot once a call waits for its client (long-lived-budget.ts). */
+  leaveRequestGate?: () => void;
 }
 
 export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promise<void> {
@@ -80,6 +82,7 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
     principal,
     signal: post.signal,
     send: (outgoing) => channel.notify(outgoing),
+    ...(post.leaveRequestGate ? { leaveRequestGate: post.leaveRequestGate } : {}),
   });
   switch (outcome.type) {
     case 'accepted':

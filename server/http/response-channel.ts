@@ -37,6 +37,12 @@ export class ResponseChannel {
     res.write(`data: ${JSON.stringify(message)}\n\n`);
   }
 
+  /** An SSE comment on an open stream, so proxies and clients do not take an idle stream for dead. */
+  keepAlive(): void {
+    const res = this.#ctx.res;
+    if (this.#streaming && !res.destroyed && !res.writableEnded) res.write(': keep-alive\n\n');
+  }
+
   /**
    * Sends the final message: the last SSE event, or the JSON body. The JSON body goes out with its
    * headers in one write, straight to Node (Koa's body handling would only redo what is known here).

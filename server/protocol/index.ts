@@ -17,6 +17,16 @@ export {
 export { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
+export {
+  callerKey,
+  DEFAULT_LONG_LIVED_LIMITS,
+  LongLivedBudget,
+  type LongLivedKind,
+  type LongLivedLimit,
+  type LongLivedLimits,
+} from './long-lived-budget.js';
+export { isRetryLaterStatus, limitExceeded, type LimitScope } from './limit-exceeded.js';
+export { DEFAULT_LISTEN_OPTIONS, type ListenOptions } from './methods/subscriptions-listen.js';
 export { describeTool } from './methods/tools-list.js';
 export {
   isJsonRpcResponse,

@@ -36,6 +36,10 @@ export interface TransportContext {
   checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void;
   /** Delivers a notification for the request in flight; without it, notifications are dropped. */
   notify?: (message: JsonRpcNotification) => void;
+  /** See MethodContext: the request turned long-lived and gives its request-gate slot back. */
+  leaveRequestGate?: () => void;
+  /** See MethodContext: keeps an idle response stream open (an SSE comment on HTTP). */
+  keepAlive?: () => void;
 }
 
 export type Dispatched =
@@ -128,6 +132,8 @@ export class McpDispatcher {
       notify: (notification) => {
         if (!transport.cancellation.aborted) transport.notify?.({ jsonrpc: '2.0', ...notification });
       },
+      leaveRequestGate: transport.leaveRequestGate,
+      keepAlive: transport.keepAlive,
     });
     if (result === CANCELLED || transport.cancellation.aborted) return { type: 'cancelled' };
     // Copied, not changed in place: a handler may answer with an object it keeps (a cached list).

@@ -19,6 +19,14 @@ export interface MethodContext {
    * answers questions live with server-to-client requests. Unset on 2026-07-28.
    */
   runFlow?: (engine: FlowEngine, call: FlowCall) => Promise<FlowOutcome>;
+  /**
+   * Called by a request that turns long-lived (a listen stream, a call waiting for its client):
+   * it gives back its slot in the transport's request gate, being counted by LongLivedBudget
+   * instead (long-lived-budget.ts). Unset where there is no gate.
+   */
+  leaveRequestGate?: (() => void) | undefined;
+  /** Keeps an idle response stream open through proxies (an SSE comment on HTTP); unset on stdio. */
+  keepAlive?: (() => void) | undefined;
 }
 
 /** A handler's answer; the dispatcher adds `_meta.serverInfo` and defaults `resultType`. */

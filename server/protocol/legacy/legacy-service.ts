@@ -36,6 +36,7 @@ import type { McpDispatcher } from '../mcp-dispatcher.js';
 import { CANCELLED, type MethodContext, type MethodResult } from '../method-context.js';
 import type { Principal } from '../principal.js';
 import { invalidParams, methodNotFound, ProtocolError } from '../protocol-error.js';
+import { LongLivedBudget, type Release } from '../long-lived-budget.js';
 import { META } from '../request-meta.js';
 import { isJsonRpcResponse } from './legacy-message.js';
 import { LegacySession, type ClientAnswer, type Send } from './legacy-session.js';
@@ -73,6 +74,8 @@ export interface LegacyServiceOptions {
   instructions?: string;
   /** Sessions whose live state one instance keeps at once; the oldest idle ones go first (10 000). */
   maxSessions?: number;
+  /** Calls waiting for their client's answer count here, not in the request gate (long-lived-budget.ts). */
+  longLived?: LongLivedBudget;
 }
 
 /** One message's context: who sent it, its abort signal, and its response stream. */
@@ -80,6 +83,8 @@ export interface LegacyContext {
   principal: Principal;
   signal: AbortSignal;
   send: Send;
+  /** Gives back the request's slot in the transport's request gate (HTTP); unset on stdio. */
+  leaveRequestGate?: () => void;
 }
 
 export type LegacyOutcome =
@@ -101,6 +106,7 @@ export class LegacyService {
   readonly #stateTtlSeconds: number;
   readonly #maxSessions: number;
   readonly #instructions: string | undefined;
+  readonly #longLived: LongLivedBudget;
   readonly #sessions = new Map<string, LegacySession>();
   /** Sessions ended by DELETE, until their token would have expired anyway. */
   readonly #ended = new Map<string, number>();
@@ -118,6 +124,7 @@ export class LegacyService {
     this.#stateTtlSeconds = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#instructions = options.instructions;
+    this.#longLived = options.longLived ?? new LongLivedBudget();
   }
 
   /**
@@ -241,6 +248,16 @@ export class LegacyService {
     if (!spec) throw methodNotFound(request.method);
     const { requestState: _state, inputResponses: _responses, ...own } = params;
     const progressToken = isRecord(params._meta) ? params._meta.progressToken : undefined;
+    // Taken at the call's first question, held until the call ends: a call waiting on its client
+    // is long-lived, and counts in the long-lived budget instead of the request gate.
+    let waiting: Release | undefined;
+    const holdWhileWaiting = () => {
+      if (waiting) return;
+      const slot = this.#longLived.acquire('waiting_calls', context.principal);
+      if (slot instanceof ProtocolError) throw slot;
+      waiting = slot;
+      context.leaveRequestGate?.();
+    };
     const method: MethodContext = {
       id: request.id,
       method: request.method,
@@ -256,11 +273,16 @@ export class LegacyService {
         if (!context.signal.aborted) context.send({ jsonrpc: '2.0', ...notification });
       },
       runFlow: (engine, call) =>
-        runLiveFlow(engine, { ...call, onLog: (report) => this.#log(session, report, context) }, (requests) =>
-          this.#ask(session, requests, context, call.flow),
-        ),
+        runLiveFlow(engine, { ...call, onLog: (report) => this.#log(session, report, context) }, (requests) => {
+          holdWhileWaiting();
+          return this.#ask(session, requests, context, call.flow);
+        }),
     };
-    return spec.handle(method);
+    try {
+      return await spec.handle(method);
+    } finally {
+      waiting?.();
+    }
   }
 
   /**

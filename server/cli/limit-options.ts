@@ -1,0 +1,36 @@
+/**
+ * The limits that keep one caller from degrading service for another, from the environment:
+ * long-lived requests (listen streams, 2025-11-25 calls waiting for an answer) and how long a
+ * listen stream lives. Each one is documented with its default in docs/configuration.md; unset
+ * means the default, and a value that is not a positive whole number stops start-up.
+ */
+import { ConfigurationError, definedFields } from '../engine/index.js';
+import type { BatonOptions } from '../create-server.js';
+
+function limit(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed) || parsed <= 0) {
+    throw new ConfigurationError(`${name} must be a positive whole number, got "${value}".`);
+  }
+  return parsed;
+}
+
+export type LimitOptions = Pick<BatonOptions, 'longLived' | 'listen'>;
+
+export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LimitOptions {
+  const share = (perInstance: string, perClient: string) =>
+    definedFields({ perInstance: limit(env, perInstance), perClient: limit(env, perClient) });
+  return {
+    longLived: {
+      listen_streams: share('BATON_MAX_LISTEN_STREAMS', 'BATON_MAX_LISTEN_STREAMS_PER_CLIENT'),
+      waiting_calls: share('BATON_MAX_WAITING_CALLS', 'BATON_MAX_WAITING_CALLS_PER_CLIENT'),
+    },
+    listen: definedFields({
+      keepAliveMs: limit(env, 'BATON_LISTEN_KEEP_ALIVE_MS'),
+      maxLifetimeMs: limit(env, 'BATON_LISTEN_MAX_LIFETIME_MS'),
+      maxTaskIds: limit(env, 'BATON_LISTEN_MAX_TASK_IDS'),
+    }),
+  };
+}
