@@ -23,6 +23,7 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   type TaskQueue,
+  type TaskQuotas,
   type TaskStore,
   type ToolDefinition,
 } from './engine/index.js';
@@ -50,6 +51,13 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /** Longest one step of a task may run (BATON_TASK_STEP_BUDGET_MS). Default 1 h. */
   stepBudgetMs?: number;
+  /**
+   * What one caller may store: live tasks (100), bytes of records (16 MiB), the size of one record
+   * (1 MiB) (docs/tasks.md, "Limits"). Enforced by the built-in stores.
+   */
+  quotas?: Partial<TaskQuotas>;
+  /** Steps the in-memory queue runs at once (BATON_TASK_CONCURRENCY, 16); BullMQ takes its own. */
+  concurrency?: number;
 }
 
 export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
@@ -106,7 +114,7 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
   if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
-  const queue = options.tasks?.queue ?? new MemoryTaskQueue();
+  const queue = options.tasks?.queue ?? new MemoryTaskQueue(definedFields({ concurrency: options.tasks?.concurrency }));
   return startTaskRuntime({
     store,
     queue,
@@ -120,6 +128,7 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
       ttlMs: options.tasks?.ttlMs,
       pollIntervalMs: options.tasks?.pollIntervalMs,
       stepBudgetMs: options.tasks?.stepBudgetMs,
+      quotas: options.tasks?.quotas,
     }),
   });
 }

@@ -1,11 +1,11 @@
 /**
  * The limits that keep one caller from degrading service for another, from the environment:
- * long-lived requests (listen streams, 2025-11-25 calls waiting for an answer) and how long a
- * listen stream lives. Each one is documented with its default in docs/configuration.md; unset
+ * long-lived requests (listen streams, 2025-11-25 calls waiting for an answer), how long a
+ * listen stream lives, and what one caller may keep in the task store. Each one is documented with its default in docs/configuration.md; unset
  * means the default, and a value that is not a positive whole number stops start-up.
  */
 import { ConfigurationError, definedFields } from '../engine/index.js';
-import type { BatonOptions } from '../create-server.js';
+import type { BatonOptions, TaskOptions } from '../create-server.js';
 
 function limit(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = env[name];
@@ -17,7 +17,18 @@ function limit(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return parsed;
 }
 
-export type LimitOptions = Pick<BatonOptions, 'longLived' | 'listen'>;
+function percent(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const value = limit(env, name);
+  if (value !== undefined && value > 100) throw new ConfigurationError(`${name} is a percent (1-100), got "${value}".`);
+  return value;
+}
+
+export interface LimitOptions extends Pick<BatonOptions, 'longLived' | 'listen'> {
+  /** Task quotas and the steps the in-memory queue runs at once (TaskOptions). */
+  tasks: Pick<TaskOptions, 'quotas'>;
+  /** How full the task store may get before new tasks wait: memory bytes, or a percent of Redis's. */
+  taskStore: { memoryBytes?: number; redisMemoryPercent?: number };
+}
 
 export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LimitOptions {
   const share = (perInstance: string, perClient: string) =>
@@ -31,6 +42,17 @@ export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Lim
       keepAliveMs: limit(env, 'BATON_LISTEN_KEEP_ALIVE_MS'),
       maxLifetimeMs: limit(env, 'BATON_LISTEN_MAX_LIFETIME_MS'),
       maxTaskIds: limit(env, 'BATON_LISTEN_MAX_TASK_IDS'),
+    }),
+    tasks: {
+      quotas: definedFields({
+        liveTasksPerClient: limit(env, 'BATON_MAX_LIVE_TASKS_PER_CLIENT'),
+        bytesPerClient: limit(env, 'BATON_MAX_TASK_BYTES_PER_CLIENT'),
+        recordBytes: limit(env, 'BATON_MAX_TASK_BYTES'),
+      }),
+    },
+    taskStore: definedFields({
+      memoryBytes: limit(env, 'BATON_MAX_TASK_STORE_BYTES'),
+      redisMemoryPercent: percent(env, 'BATON_TASK_REDIS_MEMORY_PERCENT'),
     }),
   };
 }

@@ -11,7 +11,8 @@ import { isLoopbackHost, LOOPBACK_HOSTS, staticBearerTokens, type OriginPolicy }
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
   return {
     ...config.limits,
-    ...config.perCallerLimits,
+    longLived: config.perCallerLimits.longLived,
+    listen: config.perCallerLimits.listen,
     legacy: config.legacy,
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),

@@ -40,6 +40,11 @@ export interface NewTask {
   machine: AnyStateMachine;
   arguments: Record<string, unknown>;
   principal: string;
+  /**
+   * Who the task counts against for the quotas (task-quotas.ts): the principal, or the client
+   * address of an anonymous caller (protocol's callerKey). Defaults to the principal.
+   */
+  owner?: string;
   clientCapabilities: ClientCapabilities;
   snapshot: Record<string, unknown>;
   timers: TaskTimer[];
@@ -75,6 +80,7 @@ export class TaskManager {
       // 128 random bits: unguessable, so an id alone reveals and grants nothing (tasks.md, Security).
       taskId: Buffer.from(this.#random(16)).toString('base64url'),
       principal: principalDigest(task.principal),
+      owner: shortDigest(`owner\u0000${task.owner ?? task.principal}`),
       tool: task.tool,
       arguments: task.arguments,
       version: this.#o.versionOf(task.machine),
@@ -93,6 +99,7 @@ export class TaskManager {
       cancelRequested: false,
     };
     // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
+    // Over a quota, the store refuses it (TaskLimitError) and nothing is stored or queued.
     await this.#o.store.create(record);
     await this.#o.queue.schedule(record.taskId, { jobKey: 'start' });
     // The TTL is enforced by a job too, so an idle task still fails when it expires.

@@ -29,6 +29,11 @@ export interface TaskRecord {
   taskId: string;
   /** Digest of the principal that created the task; every task request must match it. */
   principal: string;
+  /**
+   * Digest of the caller the task counts against (task-quotas.ts): the principal, or the client
+   * address of an anonymous one. Absent on records stored before quotas existed.
+   */
+  owner?: string;
   tool: string;
   arguments: Record<string, unknown>;
   /** The machine's structural version when the task started. */
@@ -68,7 +73,8 @@ export type Outcome = Partial<TaskRecord> & Pick<TaskRecord, 'status'>;
 
 /** What a terminal task no longer needs to keep. */
 export function terminalFields(): Partial<TaskRecord> {
-  return { snapshot: undefined, timers: [], asked: {}, answers: {} };
+  // The arguments too: a finished task is kept for the rest of its ttlMs, and only its result is read.
+  return { arguments: {}, snapshot: undefined, timers: [], asked: {}, answers: {} };
 }
 
 export function cancelledOutcome(): Outcome {

@@ -40,6 +40,7 @@ import {
   type ToWireError,
 } from './task-record.js';
 import { settleStep, type StepSettled } from './task-settle.js';
+import { TaskLimitError } from './task-quotas.js';
 import type { TaskStore } from './task-store.js';
 
 export interface TaskTools {
@@ -96,6 +97,11 @@ export class TaskRunner {
     try {
       await this.#advance(taskId, jobId);
     } catch (error) {
+      if (error instanceof TaskLimitError) {
+        // The record outgrew the size of one task (task-quotas.ts): a limit, said as such.
+        this.#logger.warn('task_too_large', { taskId, message: error.message });
+        return void (await this.#finish(taskId, failedOutcome(error, this.#o.toWireError)).catch(() => {}));
+      }
       // A bug or a store outage: fail the task visibly rather than leave it working for ever.
       this.#logger.error('task_step_failed', { taskId, error: String((error as Error)?.stack ?? error) });
       await this.#finish(taskId, this.#failed('internal', 'Internal error')).catch(() => {});
