@@ -26,6 +26,7 @@ export {
   type LongLivedLimits,
 } from './long-lived-budget.js';
 export { isRetryLaterStatus, limitExceeded, type LimitScope } from './limit-exceeded.js';
+export { PreparedNotification, type SharedJson } from './prepared-notification.js';
 export { DEFAULT_LISTEN_OPTIONS, type ListenOptions } from './methods/subscriptions-listen.js';
 export { describeTool } from './methods/tools-list.js';
 export {

@@ -19,6 +19,7 @@ import {
   ErrorCode,
   errorResponse,
   parseJson,
+  PreparedNotification,
   ProtocolError,
   readableId,
   type LegacyService,
@@ -78,6 +79,13 @@ export function serveStdio(options: StdioOptions): StdioConnection {
 
   function write(message: unknown): void {
     if (outputBroken) return;
+    if (message instanceof PreparedNotification) {
+      const [head, shared, tail] = message.parts();
+      output.write(head);
+      output.write(shared);
+      output.write(`${tail}\n`);
+      return;
+    }
     // JSON.stringify escapes every newline inside strings, so a message is always one line.
     output.write(`${JSON.stringify(message)}\n`);
   }

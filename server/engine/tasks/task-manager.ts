@@ -21,6 +21,7 @@ import {
   type ToWireError,
 } from './task-record.js';
 import type { TaskStore } from './task-store.js';
+import { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 
 export interface TaskManagerOptions {
   store: TaskStore;
@@ -62,9 +63,11 @@ export class TaskManager {
   readonly #o: TaskManagerOptions;
   readonly #clock: () => number;
   readonly #random: (length: number) => Uint8Array;
+  readonly #followers: TaskFollowers;
 
   constructor(options: TaskManagerOptions) {
     this.#o = options;
+    this.#followers = new TaskFollowers(options.store);
     this.#clock = options.clock ?? Date.now;
     this.#random = options.randomBytes ?? ((n) => new Uint8Array(randomBytes(n)));
   }
@@ -174,25 +177,26 @@ export class TaskManager {
   }
 
   /**
-   * Calls `onTask` with the detailed task each time one of `taskIds` changes, for this principal's
-   * tasks only. Resolves with the ids followed (the others look unknown) and the function that
-   * stops following.
+   * Calls `onTask` with the task's view (task-followers.ts: read and serialized once for every
+   * follower) each time one of `taskIds` changes, for this principal's tasks only. Resolves with
+   * the ids followed (the others look unknown) and the function that stops following.
    */
   async follow(
     taskIds: string[],
     principal: string,
-    onTask: (task: Record<string, unknown>, terminal: boolean) => void,
+    onTask: (view: TaskView) => void,
   ): Promise<{ followed: string[]; stop: () => void }> {
     const followed: string[] = [];
     for (const id of new Set(taskIds)) if (await this.#find(id, principal)) followed.push(id);
-    const watching = new Set(followed);
-    const stop = this.#o.store.listen((taskId, kind) => {
-      if (kind !== 'changed' || !watching.has(taskId)) return;
-      void this.#find(taskId, principal).then((record) => {
-        if (record) onTask(toDetailedTask(record), isTerminal(record));
-      });
-    });
-    return { followed, stop };
+    const digest = principalDigest(principal);
+    const stops = followed.map((taskId) => this.#followers.add(taskId, digest, onTask));
+    return { followed, stop: () => stops.forEach((stop) => stop()) };
+  }
+
+  /** The task's current view, as `follow` delivers it, or undefined when it does not exist for this principal. */
+  async view(taskId: string, principal: string): Promise<TaskView | undefined> {
+    const record = await this.#find(taskId, principal);
+    return record && taskView(record);
   }
 
   async #find(taskId: unknown, principal: string): Promise<TaskRecord | undefined> {

@@ -37,6 +37,7 @@ import { CANCELLED, type MethodContext, type MethodResult } from '../method-cont
 import type { Principal } from '../principal.js';
 import { invalidParams, methodNotFound, ProtocolError } from '../protocol-error.js';
 import { LongLivedBudget, type Release } from '../long-lived-budget.js';
+import { PreparedNotification } from '../prepared-notification.js';
 import { META } from '../request-meta.js';
 import { isJsonRpcResponse } from './legacy-message.js';
 import { LegacySession, type ClientAnswer, type Send } from './legacy-session.js';
@@ -270,7 +271,12 @@ export class LegacyService {
       principal: context.principal,
       cancellation: Cancellation.following(context.signal),
       notify: (notification) => {
-        if (!context.signal.aborted) context.send({ jsonrpc: '2.0', ...notification });
+        if (context.signal.aborted) return;
+        context.send(
+          notification instanceof PreparedNotification
+            ? (notification.toJSON() as Record<string, unknown>)
+            : { jsonrpc: '2.0', ...notification },
+        );
       },
       runFlow: (engine, call) =>
         runLiveFlow(engine, { ...call, onLog: (report) => this.#log(session, report, context) }, (requests) => {

@@ -15,7 +15,8 @@
  * (the listen result, spec "Graceful Closure") after its maximum lifetime; the client reconnects,
  * and a reconnect gets the acknowledgment and each followed task's current state again.
  */
-import { declaresTasks, isRecord, type TaskManager, type ToolListChanges } from '../../engine/index.js';
+import { declaresTasks, isRecord, type TaskManager, type TaskView, type ToolListChanges } from '../../engine/index.js';
+import { PreparedNotification } from '../prepared-notification.js';
 import type { LongLivedBudget } from '../long-lived-budget.js';
 import { CANCELLED, type MethodContext, type MethodResult, type MethodSpec } from '../method-context.js';
 import { invalidParams, ProtocolError } from '../protocol-error.js';
@@ -155,10 +156,12 @@ async function followTasks(
   const open = new Set<string>();
   let finished: () => void = () => {};
   const done = new Promise<void>((resolve) => (finished = resolve));
-  const send = (task: Record<string, unknown>, terminal: boolean) => {
-    if (!open.has(task.taskId as string)) return;
-    notify({ method: 'notifications/tasks', params: { ...task, _meta: subscription } });
-    if (terminal) open.delete(task.taskId as string);
+  // Every listener of a change gets the same serialized task (task-followers.ts); only `_meta` is its own.
+  const send = (view: TaskView) => {
+    const taskId = view.task.taskId as string;
+    if (!open.has(taskId)) return;
+    notify(new PreparedNotification('notifications/tasks', subscription, view));
+    if (view.terminal) open.delete(taskId);
     if (open.size === 0) finished();
   };
   // At most maxTaskIds distinct ids are looked up and followed; the acknowledgment names them.
@@ -175,8 +178,8 @@ async function followTasks(
     });
     // The current state first: a change between the client's last poll and now is not missed.
     for (const taskId of followed) {
-      const task = await tasks.get(taskId, principal.id);
-      if (task) send(task, ['completed', 'failed', 'cancelled'].includes(task.status as string));
+      const view = await tasks.view(taskId, principal.id);
+      if (view) send(view);
     }
     // Tool list changes have no end: listening for them keeps the stream open until it ends.
     if (toolsListChanged) await stream.ended();
