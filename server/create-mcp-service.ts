@@ -85,7 +85,7 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
    * server-to-client requests). Default: on; `false` serves 2026-07-28 only.
    */
-  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger' | 'longLived'>;
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger' | 'longLived' | 'resourceExists'>;
   /**
    * Requests that live long have their own budget, per caller and per instance, apart from the
    * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
@@ -141,13 +141,14 @@ export function createMcpService(options: McpServiceOptions): McpService {
   const engine = new FlowEngine({ ...options, logger });
   const tasks = startTasks(options, registry, engine, logger);
   const longLived = new LongLivedBudget(options.longLived);
+  const resources = new ResourceRegistry(options.resources ?? []);
   const dispatcher = createMcpDispatcher({
     longLived,
     ...(options.listen ? { listen: options.listen } : {}),
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
     prompts: new PromptRegistry(options.prompts ?? []),
-    resources: new ResourceRegistry(options.resources ?? []),
+    resources,
     engine,
     logger,
     ...(tasks ? { tasks: tasks.manager } : {}),
@@ -163,6 +164,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
           keyRing: options.keyRing,
           logger,
           longLived,
+          resourceExists: (uri) => resources.resolve(uri) !== undefined,
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),

@@ -28,6 +28,8 @@ export interface LimitOptions extends Pick<BatonOptions, 'longLived' | 'listen'>
   tasks: Pick<TaskOptions, 'quotas'>;
   /** How full the task store may get before new tasks wait: memory bytes, or a percent of Redis's. */
   taskStore: { memoryBytes?: number; redisMemoryPercent?: number };
+  /** 2025-11-25 sessions: live ones per caller, resource subscriptions per session. */
+  legacy: { maxSessionsPerClient?: number; maxSubscriptionsPerSession?: number };
 }
 
 export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LimitOptions {
@@ -50,6 +52,10 @@ export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Lim
         recordBytes: limit(env, 'BATON_MAX_TASK_BYTES'),
       }),
     },
+    legacy: definedFields({
+      maxSessionsPerClient: limit(env, 'BATON_MAX_SESSIONS_PER_CLIENT'),
+      maxSubscriptionsPerSession: limit(env, 'BATON_MAX_SUBSCRIPTIONS_PER_SESSION'),
+    }),
     taskStore: definedFields({
       memoryBytes: limit(env, 'BATON_MAX_TASK_STORE_BYTES'),
       redisMemoryPercent: percent(env, 'BATON_TASK_REDIS_MEMORY_PERCENT'),

@@ -13,7 +13,7 @@ export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions
     ...config.limits,
     longLived: config.perCallerLimits.longLived,
     listen: config.perCallerLimits.listen,
-    legacy: config.legacy,
+    legacy: config.legacy === false ? false : { ...config.legacy, ...config.perCallerLimits.legacy },
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),
     ...(config.redisUrl ? { replayGuard: new RedisReplayGuard({ url: config.redisUrl }) } : {}),
