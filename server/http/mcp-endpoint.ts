@@ -26,6 +26,7 @@ import {
   BodyBudgetExceededError,
   BodyTimeoutError,
   BodyTooLargeError,
+  discardRest,
   readBody,
 } from './read-body.js';
 import { legacyPost, sessionHeader } from './legacy-endpoint.js';
@@ -85,7 +86,9 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     } catch (error) {
       if (error instanceof BodyBudgetExceededError) return bodyBusy(ctx, channel, error.message);
       if (error instanceof BodyTooLargeError) {
-        ctx.set('Connection', 'close');
+        // The rest of the body is read and dropped first (bounded), so the client finishes sending
+        // and reads the 413 instead of a broken pipe; past the bound the connection closes.
+        if (!(await discardRest(ctx.req))) ctx.set('Connection', 'close');
         channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
         return;
       }
