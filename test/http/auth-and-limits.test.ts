@@ -119,8 +119,11 @@ describe('limits', () => {
         requestState: r2.body.result.requestState,
         inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
       });
-      await new Promise((r) => setTimeout(r, 50));
-      const busy = await rpc(server.url, 'tools/list');
+      // Polled while the confirmation holds the only slot: no pause that a slow run could outlast.
+      let confirmed = false;
+      void confirm.then(() => (confirmed = true));
+      let busy = await rpc(server.url, 'tools/list');
+      while (busy.status !== 503 && !confirmed) busy = await rpc(server.url, 'tools/list');
       expect(busy.status).to.equal(503);
       expect(busy.headers.get('retry-after')).to.equal('1');
       expect(busy.body.error.message).to.include('1 concurrent');
