@@ -99,7 +99,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     // so it must not fill the error log). A client's own mistake (a 4xx) is worth a warning at
     // most; only what went wrong on our side is an error.
     if (error.code && CLIENT_HANGUPS.has(error.code)) return;
-    if (error.expose || (typeof error.status === 'number' && error.status < 500)) {
+    // Node's HTTP parser (HPE_*) fails on what the client sent: malformed chunks, data after close.
+    const clientCaused =
+      error.code?.startsWith('HPE_') || error.expose || (typeof error.status === 'number' && error.status < 500);
+    if (clientCaused) {
       options.logger.warn('http_client_error', { status: error.status, error: error.message });
       return;
     }

@@ -17,7 +17,11 @@ describe('the Koa app error log', () => {
     const app = createHttpApp({ dispatcher, logger, instanceId: 'test' });
     app.emit('error', Object.assign(new Error('Bad Request'), { status: 400, expose: true }));
     app.emit('error', Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+    app.emit(
+      'error',
+      Object.assign(new Error('Parse Error: Invalid character in chunk size'), { code: 'HPE_INVALID_CHUNK_SIZE' }),
+    );
     app.emit('error', new Error('a bug'));
-    expect(lines).to.deep.equal(['warn http_client_error', 'error http_error']);
+    expect(lines).to.deep.equal(['warn http_client_error', 'warn http_client_error', 'error http_error']);
   });
 });
