@@ -43,6 +43,8 @@ export interface TaskRecord {
   phase: TaskPhase;
   /** The job running a step while `phase` is `running`; the same id comes back if its instance died. */
   runningJob?: string;
+  /** Which run of that job holds the step (task-claims.ts): a job run again elsewhere takes a new one. */
+  runningStep?: string;
   statusMessage?: string;
   /** Milliseconds since the epoch. */
   createdAt: number;

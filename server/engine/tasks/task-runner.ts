@@ -41,6 +41,7 @@ import {
 } from './task-record.js';
 import { settleStep, type StepSettled } from './task-settle.js';
 import { TaskLimitError } from './task-quotas.js';
+import { holdsClaim, newClaim, releasedClaim } from './task-claims.js';
 import type { TaskStore } from './task-store.js';
 
 export interface TaskTools {
@@ -73,6 +74,8 @@ export class TaskRunner {
   readonly #logger: Logger;
   /** Steps running in this process, so a cancel published by any instance can stop them. */
   readonly #running = new Map<string, AbortController>();
+  /** The claim of each step running here (task-claims.ts): a step that lost it writes nothing. */
+  readonly #claims = new Map<string, string>();
   readonly #stopListening: () => void;
 
   constructor(options: TaskRunnerOptions) {
@@ -136,15 +139,28 @@ export class TaskRunner {
       if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${Date.now()}`, runAt: next.dueAt });
       return;
     }
+    const claim = newClaim();
     const claimed = await store.update(taskId, (r) =>
       isTerminal(r) || (r.phase === 'running' && r.runningJob !== jobId)
         ? undefined
-        : { ...r, phase: 'running', runningJob: jobId, status: 'working', lastUpdatedAt: this.#clock() },
+        : {
+            ...r,
+            phase: 'running',
+            runningJob: jobId,
+            runningStep: claim,
+            status: 'working',
+            lastUpdatedAt: this.#clock(),
+          },
     );
-    if (!claimed || claimed.runningJob !== jobId) return;
+    if (!claimed || claimed.runningStep !== claim) return;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
     else await store.publish(taskId, 'changed');
-    await this.#step(claimed);
+    this.#claims.set(taskId, claim);
+    try {
+      await this.#step(claimed);
+    } finally {
+      this.#claims.delete(taskId);
+    }
   }
 
   async #step(record: TaskRecord): Promise<void> {
@@ -299,8 +315,8 @@ export class TaskRunner {
     }
     const status = settled.kind === 'waiting' ? 'input_required' : 'working';
     const stored = await this.#o.store.update(record.taskId, (r) => {
-      if (isTerminal(r)) return undefined;
-      const base = { ...r, phase: 'idle' as const, runningJob: undefined, lastUpdatedAt: this.#clock() };
+      if (isTerminal(r) || !holdsClaim(r, this.#claims.get(r.taskId))) return undefined;
+      const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: this.#clock() };
       if (r.cancelRequested) return { ...base, ...terminalFields(), ...cancelledOutcome() };
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
@@ -373,7 +389,11 @@ export class TaskRunner {
       const statusMessage =
         typeof message === 'string' ? message : typeof total === 'number' ? `${progress} of ${total}` : `${progress}`;
       void this.#o.store
-        .update(taskId, (r) => (isTerminal(r) ? undefined : { ...r, statusMessage, lastUpdatedAt: now }))
+        .update(taskId, (r) =>
+          isTerminal(r) || !holdsClaim(r, this.#claims.get(taskId))
+            ? undefined
+            : { ...r, statusMessage, lastUpdatedAt: now },
+        )
         .then(() => this.#o.store.publish(taskId, 'changed'))
         .catch(() => {});
     });
@@ -387,9 +407,9 @@ export class TaskRunner {
   /** Writes a terminal status (once: a terminal status never changes) and tells every instance. */
   async #finish(taskId: string, outcome: Outcome): Promise<void> {
     await this.#o.store.update(taskId, (r) =>
-      isTerminal(r)
+      isTerminal(r) || !holdsClaim(r, this.#claims.get(taskId))
         ? undefined
-        : { ...r, ...terminalFields(), ...outcome, phase: 'idle', runningJob: undefined, lastUpdatedAt: this.#clock() },
+        : { ...r, ...terminalFields(), ...outcome, ...releasedClaim(), phase: 'idle', lastUpdatedAt: this.#clock() },
     );
     await this.#o.store.publish(taskId, 'changed');
   }
