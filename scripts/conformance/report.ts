@@ -25,7 +25,7 @@ function detail(result: ScenarioResult): string {
       return `${countsText(result.counts)}: ${shown}${more > 0 ? ` (+${more} more)` : ''}`;
     }
     case 'no-success':
-      return `${countsText(result.counts)}: no check succeeded, so it proves nothing (counted as failed)`;
+      return `${countsText(result.counts)}: no check succeeded, so it proves nothing`;
     case 'no-checks':
       return `${result.problem ?? 'no checks'} (see the log)`;
     case 'not-run':
