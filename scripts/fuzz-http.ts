@@ -128,7 +128,10 @@ function plan(options: Options): Array<[string, number, Run]> {
     ['deep-nesting', share(0.05), list(deepNesting)],
     // More than the default cap of 256 concurrent requests: stalled bodies must not take slots.
     ['stalled-bodies', Math.min(300, share(0.06)), (ctx, count) => stalledBodies(ctx, count, 2_000)],
-    ['concurrent-connections', Math.min(200, share(0.04)), (ctx, count) => concurrentConnections(ctx, count, 100)],
+    // 100 idle sockets and a burst of 150 requests: within the per-client socket cap (256), which
+    // closes further sockets as they connect. With a burst of 200, whether all 300 were open at
+    // once was a race: when they were, the cap closed 44 of them, counted as dropped.
+    ['concurrent-connections', Math.min(150, share(0.03)), (ctx, count) => concurrentConnections(ctx, count, 100)],
     // Resource attacks (issue 13). More sockets than the per-client cap of 256; the headers
     // timeout is lowered for this run (SERVER_ENV) so closing them is seen within seconds.
     ['stalled-1mib-bodies', Math.min(400, share(0.08)), (ctx, count) => stalledMegabyteBodies(ctx, count)],
