@@ -23,12 +23,17 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   type TaskQueue,
+  type TaskQuotas,
   type TaskStore,
   type ToolDefinition,
 } from './engine/index.js';
 import {
   createMcpDispatcher,
   LegacyService,
+  LongLivedBudget,
+  type ListenOptions,
+  type LongLivedKind,
+  type LongLivedLimit,
   toProtocolError,
   type LegacyServiceOptions,
   type McpDispatcher,
@@ -47,6 +52,13 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /** Longest one step of a task may run (BATON_TASK_STEP_BUDGET_MS). Default 1 h. */
   stepBudgetMs?: number;
+  /**
+   * What one caller may store: live tasks (100), bytes of records (16 MiB), the size of one record
+   * (1 MiB) (docs/tasks.md, "Limits"). Enforced by the built-in stores.
+   */
+  quotas?: Partial<TaskQuotas>;
+  /** Steps the in-memory queue runs at once (BATON_TASK_CONCURRENCY, 16); BullMQ takes its own. */
+  concurrency?: number;
 }
 
 export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
@@ -74,12 +86,20 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
    * server-to-client requests). Default: on; `false` serves 2026-07-28 only.
    */
-  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger' | 'longLived' | 'resourceExists'>;
   /**
    * Broader OAuth scopes and the narrower ones each implies, e.g. `{ 'deploy:admin':
    * ['deploy:write'] }`: a token with the broader scope may use what needs the narrower one.
    */
   scopeHierarchy?: ScopeHierarchy;
+  /**
+   * Requests that live long have their own budget, per caller and per instance, apart from the
+   * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
+   * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).
+   */
+  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>>;
+  /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
+  listen?: Partial<Omit<ListenOptions, 'budget'>>;
 }
 
 export interface McpService {
@@ -100,7 +120,7 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
   if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
-  const queue = options.tasks?.queue ?? new MemoryTaskQueue();
+  const queue = options.tasks?.queue ?? new MemoryTaskQueue(definedFields({ concurrency: options.tasks?.concurrency }));
   return startTaskRuntime({
     store,
     queue,
@@ -114,6 +134,7 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
       ttlMs: options.tasks?.ttlMs,
       pollIntervalMs: options.tasks?.pollIntervalMs,
       stepBudgetMs: options.tasks?.stepBudgetMs,
+      quotas: options.tasks?.quotas,
     }),
   });
 }
@@ -125,11 +146,15 @@ export function createMcpService(options: McpServiceOptions): McpService {
   checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
   const engine = new FlowEngine({ ...options, logger });
   const tasks = startTasks(options, registry, engine, logger);
+  const longLived = new LongLivedBudget(options.longLived);
+  const resources = new ResourceRegistry(options.resources ?? []);
   const dispatcher = createMcpDispatcher({
+    longLived,
+    ...(options.listen ? { listen: options.listen } : {}),
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
     prompts: new PromptRegistry(options.prompts ?? []),
-    resources: new ResourceRegistry(options.resources ?? []),
+    resources,
     engine,
     logger,
     ...(tasks ? { tasks: tasks.manager } : {}),
@@ -145,6 +170,8 @@ export function createMcpService(options: McpServiceOptions): McpService {
           dispatcher,
           keyRing: options.keyRing,
           logger,
+          longLived,
+          resourceExists: (uri) => resources.resolve(uri) !== undefined,
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
+import { limitsFromEnvironment, type LimitOptions } from './limit-options.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -47,6 +48,8 @@ export interface EnvironmentConfig {
   /** Host names and origins this server answers for (BATON_ALLOWED_HOSTS, BATON_ALLOWED_ORIGINS). */
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  /** Budgets and quotas per caller and per instance (limit-options.ts). */
+  perCallerLimits: LimitOptions;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -173,6 +176,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       allowedHosts: list(env.BATON_ALLOWED_HOSTS),
       allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
     }),
+    perCallerLimits: limitsFromEnvironment(env),
     tasks: definedFields({
       ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),
       pollIntervalMs: positiveInteger('BATON_TASK_POLL_MS', env.BATON_TASK_POLL_MS),

@@ -18,7 +18,12 @@ import { completionMethod } from './methods/completion.js';
 import { discoverMethod } from './methods/discover.js';
 import { promptsGetMethod, promptsListMethod } from './methods/prompts.js';
 import { resourcesListMethod, resourcesReadMethod, resourceTemplatesListMethod } from './methods/resources.js';
-import { subscriptionsListenMethod } from './methods/subscriptions-listen.js';
+import {
+  DEFAULT_LISTEN_OPTIONS,
+  subscriptionsListenMethod,
+  type ListenOptions,
+} from './methods/subscriptions-listen.js';
+import { LongLivedBudget } from './long-lived-budget.js';
 import { tasksCancelMethod, tasksGetMethod, tasksUpdateMethod } from './methods/tasks-methods.js';
 import { toolsCallMethod } from './methods/tools-call.js';
 import { toolsListMethod } from './methods/tools-list.js';
@@ -43,6 +48,10 @@ export interface McpServiceOptions {
   tasks?: TaskManager;
   /** Broader OAuth scopes and the narrower ones each implies (docs/security.md, "Scopes"). */
   scopeHierarchy?: ScopeHierarchy;
+  /** The budget of long-lived requests (listen streams), shared with the 2025-11-25 layer. */
+  longLived?: LongLivedBudget;
+  /** Keep-alive, lifetime and task ids of one listen stream (subscriptions-listen.ts). */
+  listen?: Partial<Omit<ListenOptions, 'budget'>>;
 }
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
@@ -82,7 +91,11 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
     'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
     'completion/complete': completionMethod(prompts, resources),
-    'subscriptions/listen': subscriptionsListenMethod(tasks, toolChanges),
+    'subscriptions/listen': subscriptionsListenMethod(
+      { ...DEFAULT_LISTEN_OPTIONS, ...options.listen, budget: options.longLived ?? new LongLivedBudget() },
+      tasks,
+      toolChanges,
+    ),
   };
   if (tasks) {
     methods['tasks/get'] = tasksGetMethod(tasks);

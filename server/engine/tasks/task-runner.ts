@@ -28,6 +28,8 @@ import {
 } from './task-record.js';
 import { answersOf, wireQuestions } from './task-questions.js';
 import { progressWriter } from './task-progress.js';
+import { TaskLimitError } from './task-quotas.js';
+import { holdsClaim, newClaim, releasedClaim } from './task-claims.js';
 import type { TaskStore } from './task-store.js';
 
 export interface TaskTools {
@@ -68,6 +70,8 @@ export class TaskRunner {
   readonly #kernel: RoundKernel;
   /** Steps running in this process, so a cancel published by any instance can stop them. */
   readonly #running = new Map<string, AbortController>();
+  /** The claim of each step running here (task-claims.ts): a step that lost it writes nothing. */
+  readonly #claims = new Map<string, string>();
   readonly #stopListening: () => void;
 
   constructor(options: TaskRunnerOptions) {
@@ -94,6 +98,11 @@ export class TaskRunner {
     try {
       await this.#advance(taskId, jobId);
     } catch (error) {
+      if (error instanceof TaskLimitError) {
+        // The record outgrew the size of one task (task-quotas.ts): a limit, said as such.
+        this.#logger.warn('task_too_large', { taskId, message: error.message });
+        return void (await this.#finish(taskId, failedOutcome(error, this.#o.toWireError)).catch(() => {}));
+      }
       // A bug or a store outage: fail the task visibly rather than leave it working for ever.
       this.#logger.error('task_step_failed', { taskId, error: String((error as Error)?.stack ?? error) });
       await this.#finish(taskId, this.#failed('internal', 'Internal error')).catch(() => {});
@@ -128,15 +137,28 @@ export class TaskRunner {
       if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${this.#wallClock()}`, runAt: next.dueAt });
       return;
     }
+    const claim = newClaim();
     const claimed = await store.update(taskId, (r) =>
       isTerminal(r) || (r.phase === 'running' && r.runningJob !== jobId)
         ? undefined
-        : { ...r, phase: 'running', runningJob: jobId, status: 'working', lastUpdatedAt: this.#clock() },
+        : {
+            ...r,
+            phase: 'running',
+            runningJob: jobId,
+            runningStep: claim,
+            status: 'working',
+            lastUpdatedAt: this.#clock(),
+          },
     );
-    if (!claimed || claimed.runningJob !== jobId) return;
+    if (!claimed || claimed.runningStep !== claim) return;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
     else await store.publish(taskId, 'changed');
-    await this.#step(claimed);
+    this.#claims.set(taskId, claim);
+    try {
+      await this.#step(claimed);
+    } finally {
+      this.#claims.delete(taskId);
+    }
   }
 
   async #step(record: TaskRecord): Promise<void> {
@@ -173,7 +195,13 @@ export class TaskRunner {
       ...answersOf(record),
       budgetMs: this.#o.stepBudgetMs,
       signal,
-      onProgress: progressWriter({ store: this.#o.store, taskId, clock: this.#clock, wallClock: this.#wallClock }),
+      onProgress: progressWriter({
+        store: this.#o.store,
+        taskId,
+        clock: this.#clock,
+        wallClock: this.#wallClock,
+        holds: (r) => holdsClaim(r, this.#claims.get(taskId)),
+      }),
       logFields: { taskId, tool: tool.name },
       taskId,
       timers: record.timers,
@@ -216,8 +244,8 @@ export class TaskRunner {
     const asked: Record<string, AskedQuestion> = pause.kind === 'asking' ? wireQuestions(record, pause, askCounts) : {};
     const status = pause.kind === 'asking' ? 'input_required' : 'working';
     const stored = await this.#o.store.update(taskId, (r) => {
-      if (isTerminal(r)) return undefined;
-      const base = { ...r, phase: 'idle' as const, runningJob: undefined, lastUpdatedAt: this.#clock() };
+      if (isTerminal(r) || !holdsClaim(r, this.#claims.get(r.taskId))) return undefined;
+      const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: this.#clock() };
       if (r.cancelRequested) return { ...base, ...terminalFields(), ...cancelledOutcome() };
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
@@ -245,9 +273,9 @@ export class TaskRunner {
   /** Writes a terminal status (once: a terminal status never changes) and tells every instance. */
   async #finish(taskId: string, outcome: Outcome): Promise<void> {
     await this.#o.store.update(taskId, (r) =>
-      isTerminal(r)
+      isTerminal(r) || !holdsClaim(r, this.#claims.get(taskId))
         ? undefined
-        : { ...r, ...terminalFields(), ...outcome, phase: 'idle', runningJob: undefined, lastUpdatedAt: this.#clock() },
+        : { ...r, ...terminalFields(), ...outcome, ...releasedClaim(), phase: 'idle', lastUpdatedAt: this.#clock() },
     );
     await this.#o.store.publish(taskId, 'changed');
   }
