@@ -257,7 +257,7 @@ type ScenarioResults = ReturnType<typeof readScenarioResults>;
 
 function isPlaceholder(result: ScenarioResults[number]): boolean {
   const ran = Object.entries(result.counts).some(([status, count]) => status !== 'SKIPPED' && count > 0);
-  return result.outcome === 'passed' && !ran && (result.counts.SKIPPED ?? 0) > 0;
+  return result.outcome === 'no-success' && !ran && (result.counts.SKIPPED ?? 0) > 0;
 }
 
 exitOnSignal('SIGINT');

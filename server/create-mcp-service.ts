@@ -23,12 +23,17 @@ import {
   type ResourceDefinition,
   type ResourceTemplateDefinition,
   type TaskQueue,
+  type TaskQuotas,
   type TaskStore,
   type ToolDefinition,
 } from './engine/index.js';
 import {
   createMcpDispatcher,
   LegacyService,
+  LongLivedBudget,
+  type ListenOptions,
+  type LongLivedKind,
+  type LongLivedLimit,
   toProtocolError,
   type LegacyServiceOptions,
   type McpDispatcher,
@@ -48,6 +53,13 @@ export interface TaskOptions {
   pollIntervalMs?: number;
   /** Longest one step of a task may run (BATON_TASK_STEP_BUDGET_MS). Default 1 h. */
   stepBudgetMs?: number;
+  /**
+   * What one caller may store: live tasks (100), bytes of records (16 MiB), the size of one record
+   * (1 MiB) (docs/tasks.md, "Limits"). Enforced by the built-in stores.
+   */
+  quotas?: Partial<TaskQuotas>;
+  /** Steps the in-memory queue runs at once (BATON_TASK_CONCURRENCY, 16); BullMQ takes its own. */
+  concurrency?: number;
 }
 
 export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger' | 'telemetry'> {
@@ -75,7 +87,7 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * Also serve clients of the older, stateful wire (2025-11-25: initialize, sessions,
    * server-to-client requests). Default: on; `false` serves 2026-07-28 only.
    */
-  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger'>;
+  legacy?: boolean | Omit<LegacyServiceOptions, 'dispatcher' | 'keyRing' | 'logger' | 'longLived' | 'resourceExists'>;
   /**
    * Broader OAuth scopes and the narrower ones each implies, e.g. `{ 'deploy:admin':
    * ['deploy:write'] }`: a token with the broader scope may use what needs the narrower one.
@@ -86,6 +98,13 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * providers, which record nothing until the host registers an SDK (before this call, for metrics).
    */
   telemetry?: TelemetryOptions;
+   * Requests that live long have their own budget, per caller and per instance, apart from the
+   * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
+   * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).
+   */
+  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>>;
+  /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
+  listen?: Partial<Omit<ListenOptions, 'budget'>>;
 }
 
 export interface McpService {
@@ -113,7 +132,7 @@ function startTasks(
   if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
-  const queue = options.tasks?.queue ?? new MemoryTaskQueue();
+  const queue = options.tasks?.queue ?? new MemoryTaskQueue(definedFields({ concurrency: options.tasks?.concurrency }));
   return startTaskRuntime({
     store,
     queue,
@@ -128,6 +147,7 @@ function startTasks(
       ttlMs: options.tasks?.ttlMs,
       pollIntervalMs: options.tasks?.pollIntervalMs,
       stepBudgetMs: options.tasks?.stepBudgetMs,
+      quotas: options.tasks?.quotas,
     }),
   });
 }
@@ -141,11 +161,15 @@ export function createMcpService(options: McpServiceOptions): McpService {
   checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
   const engine = new FlowEngine({ ...options, logger, telemetry });
   const tasks = startTasks(options, registry, engine, logger, telemetry);
+  const longLived = new LongLivedBudget(options.longLived);
+  const resources = new ResourceRegistry(options.resources ?? []);
   const dispatcher = createMcpDispatcher({
+    longLived,
+    ...(options.listen ? { listen: options.listen } : {}),
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
     prompts: new PromptRegistry(options.prompts ?? []),
-    resources: new ResourceRegistry(options.resources ?? []),
+    resources,
     engine,
     logger,
     telemetry,
@@ -162,6 +186,8 @@ export function createMcpService(options: McpServiceOptions): McpService {
           dispatcher,
           keyRing: options.keyRing,
           logger,
+          longLived,
+          resourceExists: (uri) => resources.resolve(uri) !== undefined,
           ...(options.clock ? { clock: options.clock } : {}),
           ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),

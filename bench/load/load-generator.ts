@@ -167,21 +167,22 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         }, options.warmupMs),
       );
     });
-    windowClosed = new Promise<void>((resolve, reject) => {
-      timers.push(
-        setTimeout(() => {
-          windowOpened
-            .then(() => {
+    // The window's end is timed from its actual start: a start timer that fired late (a busy
+    // machine) would otherwise shorten the measured window.
+    windowClosed = windowOpened.then(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          timers.push(
+            setTimeout(() => {
               recording = false;
               windowEnd = performance.now();
               cpuUsed = process.cpuUsage(cpuStart);
               stopped = true;
-              return options.onWindowEnd?.();
-            })
-            .then(() => resolve(), reject);
-        }, options.warmupMs + options.durationMs),
-      );
-    });
+              Promise.resolve(options.onWindowEnd?.()).then(() => resolve(), reject);
+            }, options.durationMs),
+          );
+        }),
+    );
     // A failing hook (the target died) stops the clients too; the error is rethrown below.
     const stop = () => {
       stopped = true;

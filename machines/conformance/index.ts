@@ -13,6 +13,7 @@ import { jsonSchema202012Tool } from './json-schema-2020-12-tool.js';
 import { staticBinaryResource } from './static-binary-resource.js';
 import { staticTextResource } from './static-text-resource.js';
 import { templateDataResource } from './template-data-resource.js';
+import { watchedResource } from './watched-resource.js';
 import { testAudioContent } from './test-audio-content.js';
 import { testEmbeddedResource } from './test-embedded-resource.js';
 import { testElicitation } from './test-elicitation.js';
@@ -103,6 +104,6 @@ export function conformanceFixtures(): Fixtures {
       testPromptWithImage,
       testInputRequiredResultPrompt,
     ],
-    resources: [staticTextResource, staticBinaryResource, templateDataResource],
+    resources: [staticTextResource, staticBinaryResource, templateDataResource, watchedResource],
   };
 }

@@ -5,7 +5,8 @@
  * The URL carries the page reference Baton sealed for the flow (`/vault/<pageRef>`). Before it
  * stores anything, the page identifies the person submitting the form and checks with
  * `verifyPageVisit` that they started the flow: a link forwarded to someone else (the spec's
- * phishing attack, client/elicitation "Phishing") is refused, and nothing is stored. A real page
+ * phishing attack, client/elicitation "Phishing") is refused, and nothing is stored; so is a link
+ * whose flow has already found its key (the vault says so). A real page
  * identifies its user with its login session; this example reuses the server's `authenticate`
  * hook, with the bearer token in the form's `access_token` field (RFC 6750, section 2.2) when the
  * server has one.
@@ -73,7 +74,9 @@ export function vaultPageRouter(vault: SecretVault, options: VaultPageOptions): 
     }
     const secret = form.get('secret') ?? '';
     if (secret.length < 8) ctx.throw(400, 'The key is too short.');
-    await vault.store(visit.subject, secret);
+    if (!(await vault.store(visit.subject, secret))) {
+      return refuse(ctx, 410, 'This link was already used: its request has moved on. Nothing was stored.');
+    }
     ctx.type = 'html';
     ctx.body = page('<h1>Stored.</h1><p>You can go back to your assistant and continue.</p>');
   });

@@ -24,6 +24,8 @@ function detail(result: ScenarioResult): string {
       const more = result.failedChecks.length - SHOWN_FAILED_CHECKS;
       return `${countsText(result.counts)}: ${shown}${more > 0 ? ` (+${more} more)` : ''}`;
     }
+    case 'no-success':
+      return `${countsText(result.counts)}: no check succeeded, so it proves nothing`;
     case 'no-checks':
       return `${result.problem ?? 'no checks'} (see the log)`;
     case 'not-run':

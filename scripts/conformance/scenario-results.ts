@@ -2,13 +2,15 @@
  * Per-scenario results from the suite's `-o` directory. The suite writes one folder per scenario,
  * `server-<scenario>-<ISO time with ':' and '.' as '-'>/checks.json`, an array of checks with a
  * `status` of SUCCESS, FAILURE, WARNING, SKIPPED or INFO. A scenario passes when none of its
- * checks is a FAILURE (the suite's own rule; WARNING never fails). A scenario that threw leaves a
- * folder without `checks.json`, and one that never ran leaves no folder: both count as failed.
+ * checks is a FAILURE (the suite's own rule; WARNING never fails) and at least one is a SUCCESS:
+ * a scored scenario that checked nothing (only SKIPPED, INFO or WARNING, or no checks at all)
+ * proves nothing, and counts as failed (`no-success`). A scenario that threw leaves a folder
+ * without `checks.json`, and one that never ran leaves no folder: both count as failed.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type ScenarioOutcome = 'passed' | 'failed' | 'no-checks' | 'not-run';
+export type ScenarioOutcome = 'passed' | 'failed' | 'no-success' | 'no-checks' | 'not-run';
 
 export interface ScenarioResult {
   name: string;
@@ -66,7 +68,8 @@ function readScenario(name: string, folder: string | undefined): ScenarioResult 
     const id = typeof check?.id === 'string' ? check.id : '(no id)';
     if (status === 'FAILURE' && !failedChecks.includes(id)) failedChecks.push(id);
   }
-  return { name, outcome: failedChecks.length === 0 ? 'passed' : 'failed', counts, failedChecks };
+  const outcome = failedChecks.length > 0 ? 'failed' : (counts.SUCCESS ?? 0) > 0 ? 'passed' : 'no-success';
+  return { name, outcome, counts, failedChecks };
 }
 
 /** One result per name in `names`, in that order. */

@@ -1,7 +1,8 @@
 /**
  * One hostile request and how its answer is judged. A category passes when none of its answers
  * is a 5xx, a hang, a dropped connection (where the request was well-framed HTTP), a non-JSON-RPC
- * body from the MCP endpoint, or a completed effect reached by an attack.
+ * body from the MCP endpoint, a JSON-RPC -32603 (a server-side bug), or a completed effect
+ * reached by an attack.
  */
 import { headersFor, isRecord } from '../../test/helpers/hostile-messages.js';
 import { buildRequest, type Outcome, type RawRequest } from './raw-http.js';
@@ -24,7 +25,17 @@ export interface Attack {
 }
 
 export type FindingKind =
-  '5xx' | 'hang' | 'dropped' | 'refused' | 'malformed' | 'effect' | 'starved' | 'memory' | 'unbounded';
+  | '5xx'
+  | 'hang'
+  | 'dropped'
+  | 'refused'
+  | 'malformed'
+  | 'effect'
+  | 'starved'
+  | 'memory'
+  | 'unbounded'
+  | 'internal'
+  | 'empty';
 
 export interface Finding {
   kind: FindingKind;
@@ -116,5 +127,9 @@ export function judge(attack: Attack, outcome: Outcome): Verdict {
   if (attack.noEffect && message?.result?.structuredContent?.released === true) {
     add('effect', `an attack completed a release: ${excerpt(outcome.body)}`);
   }
-  return { status, findings, internalError: message?.error?.code === -32603, message };
+  // -32603 is a bug on the server side by the catalogue's own words (a limit refuses with -31000):
+  // a hostile request that reaches it found one.
+  const internalError = message?.error?.code === -32603;
+  if (internalError) add('internal', `-32603 ${excerpt(outcome.body)}`);
+  return { status, findings, internalError, message };
 }

@@ -7,6 +7,7 @@ import { message } from '../../test/helpers/hostile-messages.js';
 import { judge, jsonRpcOf, mcpRequest, type Attack, type Verdict } from './attack.js';
 import { exchange, type Outcome } from './raw-http.js';
 import type { Tally } from './tally.js';
+import type { RetainedHeap } from './process-memory.js';
 
 export interface Sent {
   attack: Attack;
@@ -28,7 +29,9 @@ export interface FuzzContext {
    * A conformant call whose answer the category needs (a real state); not an attack. Sent from
    * HONEST_ADDRESS, since per-client limits rightly refuse an address that is attacking.
    */
-  honest(method: string, params: Record<string, unknown>): Promise<any>;
+  honest(method: string, params: Record<string, unknown>, caps?: unknown): Promise<any>;
+  /** What the server still holds after full collections (its heap probe), where available. */
+  heap?: () => Promise<RetainedHeap | undefined>;
 }
 
 /** Where honest calls come from; every attack comes from 127.0.0.1. */
@@ -42,6 +45,7 @@ export interface ContextOptions {
   concurrency: number;
   timeoutMs: number;
   tally: Tally;
+  heap?: () => Promise<RetainedHeap | undefined>;
 }
 
 /** Runs `work` over `items` with at most `limit` in flight, keeping the order of results. */
@@ -77,8 +81,9 @@ export function createContext(options: ContextOptions): FuzzContext {
     keyId: options.keyId,
     send,
     sendAll: (attacks) => pool(attacks, options.concurrency, send),
-    async honest(method, params) {
-      const outcome = await exchange(port, mcpRequest(port, JSON.stringify(message(method, params))), {
+    ...(options.heap ? { heap: options.heap } : {}),
+    async honest(method, params, caps) {
+      const outcome = await exchange(port, mcpRequest(port, JSON.stringify(message(method, params, caps))), {
         timeoutMs: options.timeoutMs,
         localAddress: HONEST_ADDRESS,
       });

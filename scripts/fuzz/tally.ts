@@ -29,11 +29,17 @@ export class Tally {
     this.categories.push(this.#current);
   }
 
-  /** Closes the current category and records its check (no finding means passed). */
+  /**
+   * Closes the current category and records its check: passed when it sent something and nothing
+   * was found. A category that sent nothing tested nothing, and fails.
+   */
   end(ms: number, extra: Finding[] = []): Check {
     const category = this.#current!;
     category.ms = ms;
     category.findings.push(...extra);
+    if (category.requests === 0) {
+      category.findings.push({ kind: 'empty', label: category.name, detail: 'no request was sent', request: '-' });
+    }
     const kinds = [...new Set(category.findings.map((f) => f.kind))];
     const check = {
       name: category.name,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
 import { tracesAsked, type TelemetrySettings } from './telemetry-sdk.js';
+import { limitsFromEnvironment, type LimitOptions } from './limit-options.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -50,6 +51,8 @@ export interface EnvironmentConfig {
   allowedOrigins?: string[];
   /** Traces from OTEL_*, Prometheus metrics on BATON_METRICS_PORT (docs/observability.md). */
   telemetry: TelemetrySettings;
+  /** Budgets and quotas per caller and per instance (limit-options.ts). */
+  perCallerLimits: LimitOptions;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -189,6 +192,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
         metricsHost: metricsPort === undefined ? undefined : env.BATON_METRICS_HOST || host,
       }),
     },
+    perCallerLimits: limitsFromEnvironment(env),
     tasks: definedFields({
       ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),
       pollIntervalMs: positiveInteger('BATON_TASK_POLL_MS', env.BATON_TASK_POLL_MS),

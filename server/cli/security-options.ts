@@ -18,7 +18,9 @@ import {
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
   return {
     ...config.limits,
-    legacy: config.legacy,
+    longLived: config.perCallerLimits.longLived,
+    listen: config.perCallerLimits.listen,
+    legacy: config.legacy === false ? false : { ...config.legacy, ...config.perCallerLimits.legacy },
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),
     ...(config.redisUrl ? { replayGuard: new RedisReplayGuard({ url: config.redisUrl }) } : {}),

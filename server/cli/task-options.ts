@@ -6,7 +6,13 @@
  */
 import { TASKS_IN_MEMORY_WARNING, type EnvironmentConfig } from './config.js';
 import type { TaskOptions } from '../create-server.js';
-import { BullMqTaskQueue, definedFields, RedisTaskStore, type ToolDefinition } from '../engine/index.js';
+import {
+  BullMqTaskQueue,
+  definedFields,
+  MemoryTaskStore,
+  RedisTaskStore,
+  type ToolDefinition,
+} from '../engine/index.js';
 
 export function taskOptions(
   config: EnvironmentConfig,
@@ -19,15 +25,22 @@ export function taskOptions(
     ttlMs: ttlSeconds === undefined ? undefined : ttlSeconds * 1000,
     pollIntervalMs,
     stepBudgetMs,
+    concurrency,
+    ...config.perCallerLimits.tasks,
   });
+  const { memoryBytes, redisMemoryPercent } = config.perCallerLimits.taskStore;
   if (!config.redisUrl) {
     warnInMemory();
-    return { tasks };
+    return { tasks: { ...tasks, ...(memoryBytes ? { store: new MemoryTaskStore({ maxBytes: memoryBytes }) } : {}) } };
   }
   return {
     tasks: {
       ...tasks,
-      store: new RedisTaskStore({ url: config.redisUrl, keyRing: config.keyRing }),
+      store: new RedisTaskStore({
+        url: config.redisUrl,
+        keyRing: config.keyRing,
+        ...(redisMemoryPercent ? { maxMemoryFraction: redisMemoryPercent / 100 } : {}),
+      }),
       queue: new BullMqTaskQueue({
         url: config.redisUrl,
         ...definedFields({ lockDurationMs: lockMs, concurrency }),

@@ -20,7 +20,9 @@ export type EngineErrorReason =
   /** The machine settled in no recognised state: a bug in the tool or in Baton. */
   | 'internal'
   /** A task outlived its ttlMs (the message says so; tasks.md allows failing it then). */
-  | 'task_expired';
+  | 'task_expired'
+  /** A documented limit refused it (data: `reason`, `scope` client or instance, `limit`). */
+  | 'limit_exceeded';
 
 export class EngineError extends Error {
   override name = 'EngineError';

@@ -102,10 +102,18 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     ctx.body = { status: 'ok', instance: options.instanceId };
   });
 
-  app.on('error', (error: Error & { code?: string }) => {
+  app.on('error', (error: Error & { code?: string; status?: number; expose?: boolean }) => {
     // A client that hangs up mid-request or mid-response is ordinary (and free for anyone to cause,
-    // so it must not fill the error log); anything else is worth a log line.
+    // so it must not fill the error log). A client's own mistake (a 4xx) is worth a warning at
+    // most; only what went wrong on our side is an error.
     if (error.code && CLIENT_HANGUPS.has(error.code)) return;
+    // Node's HTTP parser (HPE_*) fails on what the client sent: malformed chunks, data after close.
+    const clientCaused =
+      error.code?.startsWith('HPE_') || error.expose || (typeof error.status === 'number' && error.status < 500);
+    if (clientCaused) {
+      options.logger.warn('http_client_error', { status: error.status, error: error.message });
+      return;
+    }
     options.logger.error('http_error', { error: error.message });
   });
   // Middleware on the hot path hand back next()'s promise instead of awaiting it: an async

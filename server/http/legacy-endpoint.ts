@@ -14,6 +14,7 @@ import {
   ErrorCode,
   errorResponse,
   isLegacyVersion,
+  isRetryLaterStatus,
   LEGACY_PROTOCOL_VERSIONS,
   ProtocolError,
   readableId,
@@ -39,10 +40,17 @@ export function sessionHeader(ctx: Context): string | undefined {
   return value === '' ? undefined : value;
 }
 
-/** "MUST respond with 400 Bad Request" to an unsupported MCP-Protocol-Version (2025-11-25 transports). */
-function versionProblem(ctx: Context): ProtocolError | undefined {
+/**
+ * "MUST respond with 400 Bad Request" to an invalid or unsupported MCP-Protocol-Version (2025-11-25
+ * transports): the client sends the version negotiated in `initialize`, so in a session that
+ * settled on 2025-06-18 a served but different version (2025-11-25) is invalid too.
+ */
+function versionProblem(ctx: Context, session: LegacySession): ProtocolError | undefined {
   const version = ctx.get('mcp-protocol-version');
-  if (version === '' || isLegacyVersion(version)) return undefined;
+  if (version === '' || version === session.protocolVersion) return undefined;
+  if (isLegacyVersion(version)) {
+    return badRequest(`MCP-Protocol-Version ${version} is not this session's version, ${session.protocolVersion}`);
+  }
   return badRequest(
     `MCP-Protocol-Version ${version} is not served in a session; use ${LEGACY_PROTOCOL_VERSIONS.join(' or ')}`,
   );
@@ -57,6 +65,8 @@ export interface LegacyPost {
   signal: AbortSignal;
   /** What a 403 for missing scopes names (bearer-challenge.ts). */
   challenge: ChallengeOptions;
+  /** Gives back the request's gate slot once a call waits for its client (long-lived-budget.ts). */
+  leaveRequestGate?: () => void;
 }
 
 export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promise<void> {
@@ -66,7 +76,9 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
     // Only an initialize without a session comes here (isLegacyMessage).
     const opened = legacy.initialize(message as JsonRpcRequest, principal);
     if (opened.token) ctx.set('Mcp-Session-Id', opened.token);
-    channel.finish(opened.token ? 200 : 400, opened.response);
+    const status = opened.httpStatus ?? (opened.token ? 200 : 400);
+    if (isRetryLaterStatus(status)) ctx.set('Retry-After', '1');
+    channel.finish(status, opened.response);
     return;
   }
   const session = legacy.session(token, principal);
@@ -74,7 +86,7 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
     channel.finish(404, errorResponse(readableId(message), sessionNotFound()));
     return;
   }
-  const problem = versionProblem(ctx);
+  const problem = versionProblem(ctx, session);
   if (problem) {
     channel.finish(400, errorResponse(readableId(message), problem));
     return;
@@ -83,6 +95,7 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
     principal,
     signal: post.signal,
     send: (outgoing) => channel.notify(outgoing),
+    ...(post.leaveRequestGate ? { leaveRequestGate: post.leaveRequestGate } : {}),
   });
   switch (outcome.type) {
     case 'accepted':

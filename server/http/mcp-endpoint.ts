@@ -10,6 +10,8 @@ import {
   ProtocolError,
   isJsonRpcResponse,
   isLegacyMessage,
+  isRetryLaterStatus,
+  limitExceeded,
   readableId,
   type LegacyService,
   type McpDispatcher,
@@ -25,6 +27,7 @@ import {
   BodyBudgetExceededError,
   BodyTimeoutError,
   BodyTooLargeError,
+  discardRest,
   readBody,
 } from './read-body.js';
 import { legacyPost, sessionHeader } from './legacy-endpoint.js';
@@ -83,7 +86,9 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     } catch (error) {
       if (error instanceof BodyBudgetExceededError) return bodyBusy(ctx, channel, error.message);
       if (error instanceof BodyTooLargeError) {
-        ctx.set('Connection', 'close');
+        // The rest of the body is read and dropped first (bounded), so the client finishes sending
+        // and reads the 413 instead of a broken pipe; past the bound the connection closes.
+        if (!(await discardRest(ctx.req))) ctx.set('Connection', 'close');
         channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
         return;
       }
@@ -103,12 +108,21 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
 
     if (!options.gate.tryEnter()) {
       ctx.set('Retry-After', '1');
-      channel.finish(
-        503,
-        errorResponse(readableId(message), new ProtocolError(ErrorCode.InternalError, options.gate.busyMessage)),
-      );
+      const busy = limitExceeded('concurrent_requests', options.gate.busyMessage, 'instance', {
+        limit: options.gate.max,
+      });
+      channel.finish(busy.httpStatus, errorResponse(readableId(message), busy));
       return;
     }
+    // A long-lived request (a listen stream, a 2025-11-25 call waiting for its answer) gives its
+    // slot back early, once its own budget has taken it (protocol/long-lived-budget.ts).
+    let inGate = true;
+    const leaveRequestGate = () => {
+      if (!inGate) return;
+      inGate = false;
+      options.gate.leave();
+    };
+    const keepAlive = () => channel.keepAlive();
     let outcome;
     try {
       // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
@@ -123,6 +137,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
           principal,
           signal: cancellation.signal,
           challenge: options.challenge ?? {},
+          leaveRequestGate,
         });
         return;
       }
@@ -134,9 +149,11 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
         notify: (notification) => channel.notify(notification),
         traceHeaders: ctx.req.headers,
+        leaveRequestGate,
+        keepAlive,
       });
     } finally {
-      options.gate.leave();
+      leaveRequestGate();
     }
     switch (outcome.type) {
       case 'notification':
@@ -152,6 +169,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
         if (outcome.insufficientScope) {
           writeChallenge(ctx, insufficientScope(outcome.insufficientScope), options.challenge ?? {});
         }
+        if (isRetryLaterStatus(outcome.httpStatus)) ctx.set('Retry-After', '1');
         channel.finishAfterTurn(outcome.httpStatus, outcome.response);
     }
   };
@@ -161,5 +179,6 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
 function bodyBusy(ctx: Context, channel: ResponseChannel, text: string): void {
   ctx.set('Connection', 'close');
   ctx.set('Retry-After', '1');
-  channel.finish(503, errorResponse(undefined, new ProtocolError(ErrorCode.InternalError, text)));
+  const busy = limitExceeded('body_bytes_in_flight', text, 'instance');
+  channel.finish(busy.httpStatus, errorResponse(undefined, busy));
 }

@@ -110,3 +110,33 @@ function readStream(
     request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
+
+/** How much of a refused body is read and thrown away so its client can read the refusal. */
+export const LINGER = { maxBytes: 16 * 1024 * 1024, maxMs: 5_000 };
+
+/**
+ * Reads the rest of a refused body and throws it away, so a client still sending it is not cut off
+ * mid-write before it reads the refusal (Node's fetch reports a write error, EPIPE, instead of the
+ * response when the socket closes under it). Bounded as nginx's lingering close is: resolves true
+ * once the body has ended, false after `maxBytes` more or `maxMs` (then the connection must close).
+ */
+export function discardRest(request: IncomingMessage, limits = LINGER): Promise<boolean> {
+  if (request.complete) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (drained: boolean) => {
+      clearTimeout(timer);
+      request.off('data', onData).off('end', onEnd).off('close', onClose);
+      resolve(drained);
+    };
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > limits.maxBytes) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(request.complete);
+    const timer = setTimeout(() => done(false), limits.maxMs);
+    request.on('data', onData).on('end', onEnd).on('close', onClose);
+    request.resume();
+  });
+}

@@ -5,8 +5,11 @@
  */
 import type { Context } from 'koa';
 import { endAfterTurn } from './end-after-turn.js';
+import { PreparedNotification } from '../protocol/index.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Notification bytes a stream may hold unread by its client before it is closed (8 MiB). */
+export const MAX_UNREAD_BYTES = 8 * 1024 * 1024;
 
 export class ResponseChannel {
   #streaming = false;
@@ -20,10 +23,17 @@ export class ResponseChannel {
     return this.#streaming;
   }
 
-  /** Sends a notification for this request, opening the SSE stream if needed. */
+  /**
+   * Sends a notification for this request, opening the SSE stream if needed. A client that does not
+   * read its stream is cut off once MAX_UNREAD_BYTES wait for it, rather than held in memory.
+   */
   notify(message: unknown): void {
     const res = this.#ctx.res;
     if (res.destroyed || res.writableEnded) return;
+    if (res.writableLength > MAX_UNREAD_BYTES) {
+      res.destroy();
+      return;
+    }
     if (!this.#streaming) {
       this.#streaming = true;
       this.#ctx.respond = false;
@@ -34,7 +44,21 @@ export class ResponseChannel {
         'X-Accel-Buffering': 'no',
       });
     }
+    if (message instanceof PreparedNotification) {
+      // The shared part is written as it is: one buffer for every stream it goes to.
+      const [head, shared, tail] = message.parts();
+      res.write(`data: ${head}`);
+      res.write(shared);
+      res.write(`${tail}\n\n`);
+      return;
+    }
     res.write(`data: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** An SSE comment on an open stream, so proxies and clients do not take an idle stream for dead. */
+  keepAlive(): void {
+    const res = this.#ctx.res;
+    if (this.#streaming && !res.destroyed && !res.writableEnded) res.write(': keep-alive\n\n');
   }
 
   /**

@@ -5,6 +5,7 @@
 import { EngineError, isRecord } from '../engine/index.js';
 import { ErrorCode } from './error-catalogue.js';
 import { ProtocolError } from './protocol-error.js';
+import { limitExceeded } from './limit-exceeded.js';
 
 /**
  * Any failure of a request as the error sent for it: wire errors as they are, engine errors
@@ -59,6 +60,15 @@ export function toProtocolError(error: EngineError): ProtocolError {
       return new ProtocolError(ErrorCode.InternalError, 'Internal error');
     case 'task_expired':
       return new ProtocolError(ErrorCode.InternalError, error.message);
+    case 'limit_exceeded': {
+      const { reason, scope, limit } = error.data ?? {};
+      return limitExceeded(
+        String(reason),
+        error.message,
+        scope === 'instance' ? 'instance' : 'client',
+        limit === undefined ? {} : { limit },
+      );
+    }
   }
 }
 

@@ -2,6 +2,8 @@
  * Every JSON-RPC error code Baton sends, with its meaning and its HTTP status. This table is the
  * single source of truth: docs/errors.md documents it and test/protocol/error-catalogue.test.ts
  * keeps the two in step. Codes -32020..-32022 are MCP 2026-07-28's own (spec, basic "Error Codes").
+ * Baton's own code sits outside the JSON-RPC reserved range (-32768..-32000), as the spec asks of
+ * codes for purposes it does not define, so -32603 is left to mean a bug and nothing else.
  */
 export const ErrorCode = {
   ParseError: -32700,
@@ -12,6 +14,7 @@ export const ErrorCode = {
   HeaderMismatch: -32020,
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
+  LimitExceeded: -31000,
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -66,6 +69,12 @@ export const errorCatalogue: readonly CatalogueEntry[] = [
     name: 'UnsupportedProtocolVersion',
     httpStatus: 400,
     when: 'The request names a protocol version Baton does not serve; data lists supported and requested.',
+  },
+  {
+    code: -31000,
+    name: 'LimitExceeded',
+    httpStatus: 429,
+    when: 'A documented limit refuses the request before it runs: 429 when the limit is per caller, 503 when it is the whole instance, both with Retry-After; data.reason names the limit.',
   },
 ];
 

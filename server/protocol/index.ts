@@ -19,6 +19,17 @@ export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
 export { InsufficientScope, ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
 export { catalogueScopes } from './scoped-methods.js';
+export {
+  callerKey,
+  DEFAULT_LONG_LIVED_LIMITS,
+  LongLivedBudget,
+  type LongLivedKind,
+  type LongLivedLimit,
+  type LongLivedLimits,
+} from './long-lived-budget.js';
+export { isRetryLaterStatus, limitExceeded, type LimitScope } from './limit-exceeded.js';
+export { PreparedNotification, type SharedJson } from './prepared-notification.js';
+export { DEFAULT_LISTEN_OPTIONS, type ListenOptions } from './methods/subscriptions-listen.js';
 export { describeTool } from './methods/tools-list.js';
 export {
   isJsonRpcResponse,

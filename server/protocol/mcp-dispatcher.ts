@@ -20,6 +20,7 @@ import { CANCELLED, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
 import { methodNotFound } from './protocol-error.js';
 import { InsufficientScope } from './scope-policy.js';
+import { PreparedNotification } from './prepared-notification.js';
 import { assertSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 
@@ -36,10 +37,14 @@ export interface TransportContext {
   cancellation: Cancellation;
   /** Transport checks that sit between `_meta` and the version check (HTTP: standard headers). */
   checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void;
-  /** Delivers a notification for the request in flight; without it, notifications are dropped. */
-  notify?: (message: JsonRpcNotification) => void;
   /** HTTP: the request's headers, where a client's trace context may be (stdio has none). */
   traceHeaders?: unknown;
+  /** Delivers a notification for the request in flight; without it, notifications are dropped. */
+  notify?: (message: JsonRpcNotification | PreparedNotification) => void;
+  /** See MethodContext: the request turned long-lived and gives its request-gate slot back. */
+  leaveRequestGate?: () => void;
+  /** See MethodContext: keeps an idle response stream open (an SSE comment on HTTP). */
+  keepAlive?: () => void;
 }
 
 export type Dispatched =
@@ -158,9 +163,14 @@ export class McpDispatcher {
       principal: transport.principal,
       cancellation: transport.cancellation,
       notify: (notification) => {
-        if (!transport.cancellation.aborted) transport.notify?.({ jsonrpc: '2.0', ...notification });
+        if (transport.cancellation.aborted) return;
+        transport.notify?.(
+          notification instanceof PreparedNotification ? notification : { jsonrpc: '2.0', ...notification },
+        );
       },
       trace,
+      leaveRequestGate: transport.leaveRequestGate,
+      keepAlive: transport.keepAlive,
     });
     const result = await (trace && request.method === 'subscriptions/listen' ? this.#listening(handled) : handled);
     if (result === CANCELLED || transport.cancellation.aborted) return { type: 'cancelled' };

@@ -19,7 +19,12 @@ import { completionMethod } from './methods/completion.js';
 import { discoverMethod } from './methods/discover.js';
 import { promptsGetMethod, promptsListMethod } from './methods/prompts.js';
 import { resourcesListMethod, resourcesReadMethod, resourceTemplatesListMethod } from './methods/resources.js';
-import { subscriptionsListenMethod } from './methods/subscriptions-listen.js';
+import {
+  DEFAULT_LISTEN_OPTIONS,
+  subscriptionsListenMethod,
+  type ListenOptions,
+} from './methods/subscriptions-listen.js';
+import { LongLivedBudget } from './long-lived-budget.js';
 import { tasksCancelMethod, tasksGetMethod, tasksUpdateMethod } from './methods/tasks-methods.js';
 import { toolsCallMethod } from './methods/tools-call.js';
 import { toolsListMethod } from './methods/tools-list.js';
@@ -46,6 +51,10 @@ export interface McpServiceOptions {
   scopeHierarchy?: ScopeHierarchy;
   /** Spans and metrics per request (telemetry/). */
   telemetry?: Telemetry;
+  /** The budget of long-lived requests (listen streams), shared with the 2025-11-25 layer. */
+  longLived?: LongLivedBudget;
+  /** Keep-alive, lifetime and task ids of one listen stream (subscriptions-listen.ts). */
+  listen?: Partial<Omit<ListenOptions, 'budget'>>;
 }
 
 export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
@@ -85,7 +94,11 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
     'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
     'completion/complete': completionMethod(prompts, resources),
-    'subscriptions/listen': subscriptionsListenMethod(tasks, toolChanges),
+    'subscriptions/listen': subscriptionsListenMethod(
+      { ...DEFAULT_LISTEN_OPTIONS, ...options.listen, budget: options.longLived ?? new LongLivedBudget() },
+      tasks,
+      toolChanges,
+    ),
   };
   if (tasks) {
     methods['tasks/get'] = tasksGetMethod(tasks);

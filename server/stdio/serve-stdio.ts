@@ -19,6 +19,7 @@ import {
   ErrorCode,
   errorResponse,
   parseJson,
+  PreparedNotification,
   ProtocolError,
   readableId,
   type LegacyService,
@@ -65,6 +66,9 @@ export function serveStdio(options: StdioOptions): StdioConnection {
   const splitter = new LineSplitter(maxLineBytes);
   const legacy = options.legacy ? new LegacyStdio(options.legacy, principal, write, logger) : undefined;
   const inFlight = new Map<RequestId, AbortController>();
+  /** Requests in flight that turned long-lived (listen streams): they do not pause reading. */
+  let longLived = 0;
+  const working = () => inFlight.size - longLived;
   /** Messages still being dispatched, requests and notifications alike. */
   let pending = 0;
   let inputEnded = false;
@@ -75,6 +79,13 @@ export function serveStdio(options: StdioOptions): StdioConnection {
 
   function write(message: unknown): void {
     if (outputBroken) return;
+    if (message instanceof PreparedNotification) {
+      const [head, shared, tail] = message.parts();
+      output.write(head);
+      output.write(shared);
+      output.write(`${tail}\n`);
+      return;
+    }
     // JSON.stringify escapes every newline inside strings, so a message is always one line.
     output.write(`${JSON.stringify(message)}\n`);
   }
@@ -87,7 +98,7 @@ export function serveStdio(options: StdioOptions): StdioConnection {
   /** After each message: resume reading if a flood paused it; at end of input, close when idle. */
   function settle(): void {
     if (!inputEnded) {
-      if (input.isPaused() && inFlight.size < maxInFlight) input.resume();
+      if (input.isPaused() && working() < maxInFlight) input.resume();
       return;
     }
     if (pending > 0) return;
@@ -109,9 +120,10 @@ export function serveStdio(options: StdioOptions): StdioConnection {
       }
       controller = new AbortController();
       inFlight.set(id, controller);
-      if (inFlight.size >= maxInFlight) input.pause();
+      if (working() >= maxInFlight) input.pause();
     }
     const signal = controller?.signal ?? new AbortController().signal;
+    let left = false;
     try {
       const outcome = await dispatcher.dispatch(message, {
         principal,
@@ -119,11 +131,19 @@ export function serveStdio(options: StdioOptions): StdioConnection {
         notify: (notification) => {
           if (!signal.aborted) write(notification);
         },
+        // A long-lived request must not keep reading paused: its cancellation arrives as input.
+        leaveRequestGate: () => {
+          if (left || !controller) return;
+          left = true;
+          longLived += 1;
+          settle();
+        },
       });
       if (outcome.type === 'notification') cancelFrom(outcome.notification);
       else if (outcome.type === 'response' && !signal.aborted) write(outcome.response);
     } finally {
       if (controller) inFlight.delete(id!);
+      if (left) longLived -= 1;
     }
   }
 

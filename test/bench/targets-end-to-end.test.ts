@@ -72,7 +72,8 @@ describe('bench targets driven by the load generator', () => {
         },
       });
       expect(marks).to.deep.equal(['start', 'end']);
-      expect(result.windowMs).to.be.within(250, 1000);
+      // Timed from the window's own start, so it lasts its duration however late it opened.
+      expect(result.windowMs).to.be.at.least(299);
       expect(result.errors).to.equal(0);
       expect(result.flows).to.be.greaterThan(0);
       expect(result.requestLatencyMs.p99).to.be.at.least(result.requestLatencyMs.p50);

@@ -101,6 +101,7 @@ describe('prompts, resources, completion and progress over HTTP', () => {
       expect(list.resources.map((r: { uri: string }) => r.uri)).to.deep.equal([
         'test://static-binary',
         'test://static-text',
+        'test://watched-resource',
       ]);
       expect(list.ttlMs).to.be.a('number');
       const templates = ok(await rpc(server.url, 'resources/templates/list'));

@@ -69,7 +69,7 @@ async function runAcross(
 
 describe('multi-instance: one flow across separate Baton processes', function () {
   // Five processes start in parallel; tsx compiles the server on each first start.
-  this.timeout(60_000);
+  this.timeout(150_000);
 
   const fleet = new BatonFleet();
   const sharedKeys = generateKeyEntry('shared');

@@ -94,6 +94,9 @@ describe('task status notifications on subscriptions/listen', () => {
     expect(statuses).to.include('input_required');
     expect(statuses.at(-1)).to.equal('completed');
     expect(notes.at(-1).result.structuredContent.shipped).to.equal(true);
+    // The notification carries what tasks/get would: a CallToolResult of this revision.
+    expect(notes.at(-1).result.resultType).to.equal('complete');
+    expect(notes.at(-1).statusMessage).to.equal('Completed');
     expect(notes.find((n) => n.status === 'input_required').inputRequests).to.have.key('approve');
     // No progress or log messages on a task stream (tasks.md).
     expect(rest.some((m) => m.method === 'notifications/progress' || m.method === 'notifications/message')).to.equal(

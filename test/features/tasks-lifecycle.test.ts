@@ -11,6 +11,7 @@ import { callTool, rpc } from '../helpers/mcp-http.js';
 import { getTask, isStatus, resultOf, TASK_CLIENT, TASKS_EXTENSION, taskRpc, waitForTask } from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { exampleTools, createMemoryVault } from '../../machines/index.js';
+import { countingShipRelease } from '../helpers/counting-ship-release.js';
 
 /** Two questions at once inside a task; the second is re-asked until its answer is at least 10. */
 const twoQuestions = defineTool({
@@ -80,6 +81,7 @@ const shortWork = defineTool({
 
 describe('tasks over HTTP (in-memory store)', () => {
   let server: RunningServer;
+  const counted = countingShipRelease({ stepMs: 2000 });
   const tokens = new Map([
     ['token-for-alice-0123456789', 'alice'],
     ['token-for-mallory-01234567', 'mallory'],
@@ -91,7 +93,8 @@ describe('tasks over HTTP (in-memory store)', () => {
   before(async () => {
     const examples = exampleTools({ publicUrl: 'http://127.0.0.1:0', vault: createMemoryVault() });
     server = await startTestServer({
-      tools: [...examples, twoQuestions, shortWork],
+      tools: [...examples, twoQuestions, shortWork, defineTool({ ...counted.tool, name: 'counted-ship' })],
+      docs: false,
       authenticate: staticBearerTokens(tokens),
       tasks: { pollIntervalMs: 250 },
     });
@@ -227,7 +230,16 @@ describe('tasks over HTTP (in-memory store)', () => {
   });
 
   it('cancels a working task (its running step is stopped), a waiting task, and acks a terminal one', async () => {
-    const working = resultOf(await ship(60));
+    // A build of long steps, counted: its abort is the positive signal that no progress can follow.
+    const working = resultOf(
+      await callTool(
+        server.url,
+        'counted-ship',
+        { service: 'billing', version: '2.5.0', bakeSeconds: 60 },
+        {},
+        { capabilities: TASK_CLIENT, ...alice },
+      ),
+    );
     await waitForTask(server.url, working.taskId, (t) => /Building/.test(t.statusMessage ?? ''), alice);
     expect(resultOf(await taskRpc(server.url, 'tasks/cancel', { taskId: working.taskId }, alice))).to.not.have.any.keys(
       'taskId',
@@ -236,7 +248,7 @@ describe('tasks over HTTP (in-memory store)', () => {
     const stopped = await waitForTask(server.url, working.taskId, isStatus('cancelled'), alice);
     expect(stopped.status).to.equal('cancelled');
     const message = stopped.statusMessage;
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(counted.counter.buildsAborted).to.equal(1);
     expect((await getTask(server.url, working.taskId, alice)).statusMessage).to.equal(message);
 
     const waiting = resultOf(await ship(60));

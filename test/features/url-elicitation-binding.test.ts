@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { staticBearerTokens } from '../../server/http/index.js';
 import { callTool } from '../helpers/mcp-http.js';
-import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
+import { openPageReference } from '../../server/engine/index.js';
 
 const ALICE = 'alice-token-0123456789';
 const BOB = 'bob-token-0123456789abc';
@@ -15,13 +16,14 @@ const caps = { elicitation: { form: {}, url: {} } };
  */
 describe('URL elicitation bound to its user (connect-payments vault page)', () => {
   let server: RunningServer;
+  const keyRing = testKeyRing();
 
   before(async () => {
     const tokens = new Map([
       [ALICE, 'alice'],
       [BOB, 'bob'],
     ]);
-    server = await startTestServer({ authenticate: staticBearerTokens(tokens) });
+    server = await startTestServer({ keyRing, authenticate: staticBearerTokens(tokens) });
   });
   after(() => server.close());
 
@@ -62,6 +64,12 @@ describe('URL elicitation bound to its user (connect-payments vault page)', () =
       .body.result;
     expect(r3.resultType).to.equal('complete');
     expect(r3.content[0].text).to.include('4242');
+
+    // The flow has moved past the page: the same link, even from Alice, stores nothing more.
+    const again = await submit(url, { secret: 'sk_alice_replaced_7777', access_token: ALICE });
+    expect(again.status).to.equal(410);
+    const connection = openPageReference(url.split('/vault/')[1], keyRing)!.subject;
+    expect(await server.vault.lookup(connection)).to.deep.equal({ last4: '4242' });
   });
 
   it('refuses a link whose reference was altered or forged', async () => {

@@ -6,6 +6,7 @@
  * `after()` hook so processes stop even when tests fail. As a last resort, any process still
  * alive when the test runner exits is killed (SIGKILL) so no server outlives the run.
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -154,7 +155,8 @@ async function spawnOnce(
   track(stop);
 
   const origin = `http://${LOOPBACK}:${port}`;
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 20_000);
+  const readyTimeoutMs = options.readyTimeoutMs ?? scaledReadyTimeoutMs();
+  const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
     if (hasExited) {
       throw new StartFailure(
@@ -183,7 +185,20 @@ async function spawnOnce(
     await delay(50);
   }
   await stop(1000);
-  throw new StartFailure(`baton (pid ${pid}) was not ready on port ${port} in time:\n${stderr}`, false);
+  const load = loadavg()[0]!.toFixed(1);
+  throw new StartFailure(
+    `baton (pid ${pid}) was not ready on port ${port} within ${readyTimeoutMs} ms (load average ${load} on ${availableParallelism()} CPUs); its stderr:\n${stderr}`,
+    false,
+  );
+}
+
+/**
+ * How long a cold start may take here: 20 s on an idle machine, more in proportion to the load
+ * (a shared CI machine at load 7 on 2 cores took 19 s to start one tsx process), at most 2 min.
+ */
+export function scaledReadyTimeoutMs(): number {
+  const busy = loadavg()[0]! / availableParallelism();
+  return Math.min(120_000, Math.round(20_000 * Math.max(1, busy)));
 }
 
 /**
@@ -207,6 +222,13 @@ export async function spawnBaton(
   }
 }
 
+/**
+ * Starts run one at a time in this process, whichever fleet asks: five cold tsx starts at once on
+ * a loaded machine outran their ready timeout, while one after another each is quick (the later
+ * ones find tsx's cache warm).
+ */
+let startQueue: Promise<unknown> = Promise.resolve();
+
 /** The instances one suite started; stop them all in `after()`. */
 export class BatonFleet {
   readonly instances: BatonInstance[] = [];
@@ -216,11 +238,15 @@ export class BatonFleet {
 
   async start(options: SpawnBatonOptions): Promise<BatonInstance> {
     if (this.#stopping) throw new Error('this fleet was stopped; make a new one');
-    const instance = await spawnBaton(options, (stop) => {
-      // A start still under way when stopAll ran (a sibling failed, a hook timed out): stop it now.
-      if (this.#stopping) void stop();
-      else this.#stoppers.push(stop);
-    });
+    const turn = startQueue.then(() =>
+      spawnBaton(options, (stop) => {
+        // A start still under way when stopAll ran (a sibling failed, a hook timed out): stop it now.
+        if (this.#stopping) void stop();
+        else this.#stoppers.push(stop);
+      }),
+    );
+    startQueue = turn.catch(() => undefined);
+    const instance = await turn;
     this.instances.push(instance);
     return instance;
   }

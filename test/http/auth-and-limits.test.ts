@@ -119,11 +119,17 @@ describe('limits', () => {
         requestState: r2.body.result.requestState,
         inputResponses: { confirm: { action: 'accept', content: { confirm: true } } },
       });
-      await new Promise((r) => setTimeout(r, 50));
-      const busy = await rpc(server.url, 'tools/list');
+      // Polled while the confirmation holds the only slot: no pause that a slow run could outlast.
+      let confirmed = false;
+      void confirm.then(() => (confirmed = true));
+      let busy = await rpc(server.url, 'tools/list');
+      while (busy.status !== 503 && !confirmed) busy = await rpc(server.url, 'tools/list');
       expect(busy.status).to.equal(503);
       expect(busy.headers.get('retry-after')).to.equal('1');
       expect(busy.body.error.message).to.include('1 concurrent');
+      // A limit, not a bug: -31000 (LimitExceeded) with the limit named; -32603 is only for bugs.
+      expect(busy.body.error.code).to.equal(-31000);
+      expect(busy.body.error.data).to.deep.equal({ reason: 'concurrent_requests', limit: 1 });
       expect((await confirm).body.result.structuredContent.released).to.equal(true);
     } finally {
       await server.close();

@@ -80,7 +80,8 @@ describe('connection limits (before the body is read)', () => {
     });
     expect(refused.status).to.equal(503);
     expect(refused.headers.get('retry-after')).to.equal('1');
-    expect(refused.body.error.code).to.equal(-32603);
+    expect(refused.body.error.code).to.equal(-31000);
+    expect(refused.body.error.data.reason).to.equal('body_bytes_in_flight');
   });
 
   it('gives the bytes back when a stalled body is cut off', async () => {

@@ -263,8 +263,16 @@ describe('Streamable HTTP endpoint: 2025-11-25 sessions on the same endpoint', (
       await client.answer(window.id, { action: 'accept', content: { window: 'now' } });
       const confirm = await stream.next();
       stream.abort();
-      // Give the server time to see the close; then the answer has nobody to go to.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The positive signal: the server saw the close, and the call ended (the session is idle:
+      // nothing in flight, no question waiting). Only then can nothing deploy any more.
+      const live = server.baton.legacy!.session(client.sessionId, {
+        id: 'anonymous',
+        authenticated: false,
+        client: '127.0.0.1',
+      })!;
+      const deadline = Date.now() + 10_000;
+      while (!live.idle && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(live.idle, 'the call ended').to.equal(true);
       expect((await client.answer(confirm.id, { action: 'accept', content: { confirm: true } })).status).to.equal(400);
       expect(release.counter.deployments).to.equal(before);
     });

@@ -159,7 +159,9 @@ describe('serveStdio', () => {
       expect(refused).to.not.have.property('id');
       const answered = await lines.response(1);
       expect(answered.result.content[0].text).to.equal('slept 200 ms');
-      await delay(50);
+      // A later request answered is the positive signal that nothing more is coming for id 1.
+      send(request('marker', 'tools/list'));
+      await lines.response('marker');
       expect(lines.withId(1)).to.have.length(1);
     });
   });
@@ -173,7 +175,8 @@ describe('serveStdio', () => {
       // Later traffic is still answered, so the transport kept running.
       send(request('after', 'tools/list'));
       await lines.response('after');
-      await delay(200);
+      // The abort reached the work: a positive signal, rather than a pause that a slow run outlasts.
+      while (probe.aborted === 0) await delay(5);
       input.end();
       await connection.closed;
 

@@ -6,6 +6,7 @@ import { catalogueFieldProblems } from './catalogue-field-checks.js';
 import { machineProblems } from './machine-checks.js';
 import { machineWarnings } from './machine-warnings.js';
 import { taskProblems } from '../tasks/task-checks.js';
+import { overlongArgument } from './overlong-arguments.js';
 import type { CallToolResult } from '../mcp-shapes.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
 
@@ -109,8 +110,11 @@ export class ToolRegistry {
     return this.#validator.check(tool.outputSchema, result.structuredContent);
   }
 
-  /** Undefined when the arguments fit the tool's inputSchema, else a reason for the model. */
+  /**
+   * Undefined when the arguments fit the tool's inputSchema, else a reason for the model. Strings
+   * without a `maxLength` are bounded too (overlong-arguments.ts).
+   */
   checkArguments(tool: ToolDefinition, args: unknown): string | undefined {
-    return this.#validator.check(tool.inputSchema, args);
+    return this.#validator.check(tool.inputSchema, args) ?? overlongArgument(tool.inputSchema, args);
   }
 }

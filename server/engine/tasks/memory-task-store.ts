@@ -2,25 +2,63 @@
  * The default task store: one process's memory. Tasks are lost when the process stops, and other
  * instances cannot see them; start-up says so (create-server.ts). Records are copied in and out,
  * so no caller can change a stored record except through `update`.
+ *
+ * With quotas in force, every record is measured as it is stored (its structured-clone size,
+ * which is what it costs here) and counted against its owner (task-quotas.ts); all the records
+ * together are held to `maxBytes`, so callers spread over many addresses cannot fill the process.
  */
 import { EventEmitter } from 'node:events';
+import { serialize } from 'node:v8';
 import { deleteAfter, type TaskEventKind, type TaskEventListener, type TaskStore } from './task-store.js';
-import type { TaskRecord } from './task-record.js';
+import { isTerminal, type TaskRecord } from './task-record.js';
+import { admissionProblem, recordTooLarge, TaskLimitError, type OwnerUsage, type TaskQuotas } from './task-quotas.js';
+
+/** Bytes all records together may hold in one process (256 MiB), when quotas are in force. */
+export const DEFAULT_MEMORY_STORE_BYTES = 256 * 1024 * 1024;
+
+interface Stored {
+  record: TaskRecord;
+  bytes: number;
+}
 
 export class MemoryTaskStore implements TaskStore {
-  readonly #records = new Map<string, TaskRecord>();
+  readonly #records = new Map<string, Stored>();
+  readonly #owners = new Map<string, OwnerUsage>();
   readonly #events = new EventEmitter();
   readonly #clock: () => number;
+  readonly #maxBytes: number;
+  #bytes = 0;
+  #lastSweep = -Infinity;
+  #quotas: TaskQuotas | undefined;
 
-  constructor(options: { clock?: () => number } = {}) {
+  constructor(options: { clock?: () => number; maxBytes?: number } = {}) {
     this.#clock = options.clock ?? Date.now;
+    this.#maxBytes = options.maxBytes ?? DEFAULT_MEMORY_STORE_BYTES;
     this.#events.setMaxListeners(0);
+  }
+
+  useQuotas(quotas: TaskQuotas): void {
+    this.#quotas = quotas;
   }
 
   async create(record: TaskRecord): Promise<void> {
     this.#sweep();
     if (this.#records.has(record.taskId)) throw new Error(`task ${record.taskId} exists`);
-    this.#records.set(record.taskId, structuredClone(record));
+    const bytes = this.#measure(record);
+    const quotas = this.#quotas;
+    if (quotas) {
+      const usage = (record.owner && this.#owners.get(record.owner)) || { live: 0, bytes: 0 };
+      const problem = admissionProblem(usage, bytes, quotas);
+      if (problem) throw problem;
+      if (this.#bytes + bytes > this.#maxBytes) {
+        throw new TaskLimitError(
+          'task_store_full',
+          `Server busy: the task store holds ${this.#bytes} bytes, near its limit of ${this.#maxBytes}; retry later`,
+          'instance',
+        );
+      }
+    }
+    this.#put(record.taskId, structuredClone(record), bytes);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -36,7 +74,11 @@ export class MemoryTaskStore implements TaskStore {
     if (!current) return undefined;
     // Synchronous from read to write: nothing else in this process can interleave.
     const next = change(structuredClone(current));
-    if (next) this.#records.set(taskId, structuredClone(next));
+    if (next) {
+      const bytes = this.#measure(next);
+      if (this.#quotas && bytes > this.#quotas.recordBytes) throw recordTooLarge(bytes, this.#quotas.recordBytes);
+      this.#put(taskId, structuredClone(next), bytes);
+    }
     return structuredClone(next ?? current);
   }
 
@@ -53,18 +95,55 @@ export class MemoryTaskStore implements TaskStore {
     this.#events.removeAllListeners();
   }
 
+  /** Bytes all records hold now, as the quotas count them (for tests and logs). */
+  get heldBytes(): number {
+    return this.#bytes;
+  }
+
+  /** Measured only when quotas are in force: measuring costs a serialization of the record. */
+  #measure(record: TaskRecord): number {
+    return this.#quotas ? serialize(record).byteLength : 0;
+  }
+
+  #put(taskId: string, record: TaskRecord, bytes: number): void {
+    this.#remove(taskId);
+    this.#records.set(taskId, { record, bytes });
+    this.#count(record, bytes, 1);
+  }
+
+  #remove(taskId: string): void {
+    const stored = this.#records.get(taskId);
+    if (!stored) return;
+    this.#records.delete(taskId);
+    this.#count(stored.record, stored.bytes, -1);
+  }
+
+  /** Adds (`sign` 1) or takes away (-1) a record from its owner's usage and the store's total. */
+  #count(record: TaskRecord, bytes: number, sign: 1 | -1): void {
+    this.#bytes += sign * bytes;
+    if (!record.owner) return;
+    const usage = this.#owners.get(record.owner) ?? { live: 0, bytes: 0 };
+    usage.bytes += sign * bytes;
+    if (!isTerminal(record)) usage.live += sign;
+    if (usage.bytes <= 0 && usage.live <= 0) this.#owners.delete(record.owner);
+    else this.#owners.set(record.owner, usage);
+  }
+
   #live(taskId: string): TaskRecord | undefined {
-    const record = this.#records.get(taskId);
-    if (record && this.#clock() >= deleteAfter(record)) {
-      this.#records.delete(taskId);
+    const stored = this.#records.get(taskId);
+    if (stored && this.#clock() >= deleteAfter(stored.record)) {
+      this.#remove(taskId);
       return undefined;
     }
-    return record;
+    return stored?.record;
   }
 
   /** Deletes expired records, so a long-lived process does not keep every task it ever ran. */
   #sweep(): void {
     const now = this.#clock();
-    for (const [id, record] of this.#records) if (now >= deleteAfter(record)) this.#records.delete(id);
+    // At most once a second: a loop creating tasks must not walk every record each time.
+    if (now - this.#lastSweep < 1000) return;
+    this.#lastSweep = now;
+    for (const [id, { record }] of this.#records) if (now >= deleteAfter(record)) this.#remove(id);
   }
 }

@@ -10,29 +10,64 @@ import { randomBytes } from 'node:crypto';
 import type { KeyRing } from '../state/key-ring.js';
 import { openState, sealState } from '../state/sealed-state.js';
 import { deleteAfter, type TaskEventKind, type TaskEventListener, type TaskStore } from './task-store.js';
-import type { TaskRecord } from './task-record.js';
+import { isTerminal, type TaskRecord } from './task-record.js';
+import { admissionProblem, recordTooLarge, type TaskQuotas } from './task-quotas.js';
+import { DEFAULT_MAX_MEMORY_FRACTION, RedisMemoryWatch } from './redis-memory-watch.js';
 
 export interface RedisTaskStoreOptions {
   url: string;
   keyRing: KeyRing;
   /** Key prefix, so several deployments can share one Redis. */
   prefix?: string;
+  /**
+   * With quotas in force, new tasks are refused once Redis uses this fraction of its `maxmemory`
+   * (0.8), so what is left keeps the single-use guard, the queue and running tasks working
+   * (redis-memory-watch.ts). Without a `maxmemory` Redis has no limit to measure against.
+   */
+  maxMemoryFraction?: number;
+  /** How often Redis's memory is read (5 s). */
+  memoryCheckMs?: number;
 }
 
 /** A record (its snapshot included) may be far larger than a requestState; this only bounds bugs. */
 const MAX_SEALED_RECORD = 8 * 1024 * 1024;
 const MAX_CAS_ATTEMPTS = 50;
 
-// Creates the hash only if the task does not exist, with its deletion time.
+// Creates the hash only if the task does not exist, with its deletion time. With an owner, the
+// owner's ledger (KEYS[2]: task id -> "L|T:<bytes>:<deleteAfter>", L live, T terminal) is
+// checked against the quotas (ARGV[6] = '1') and the task entered in it, in the same atomic step.
 const CREATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
+local now = tonumber(ARGV[5])
+if ARGV[6] == '1' then
+  local live, held = 0, 0
+  local entries = redis.call('HGETALL', KEYS[2])
+  for i = 1, #entries, 2 do
+    local kind, size, expires = string.match(entries[i + 1], '^(%a):(%d+):(%d+)$')
+    if kind == nil or tonumber(expires) <= now then
+      redis.call('HDEL', KEYS[2], entries[i])
+    else
+      held = held + tonumber(size)
+      if kind == 'L' then live = live + 1 end
+    end
+  end
+  if live + 1 > tonumber(ARGV[7]) then return {-1, live, held} end
+  if held + tonumber(ARGV[4]) > tonumber(ARGV[8]) then return {-2, live, held} end
+end
 redis.call('HSET', KEYS[1], 'rev', '1', 'body', ARGV[1])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
-return 1`;
-// Replaces the body only if nobody changed it since it was read.
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[3], 'L:' .. ARGV[4] .. ':' .. ARGV[2])
+  local pttl = redis.call('PTTL', KEYS[2])
+  if pttl < 0 or now + pttl < tonumber(ARGV[2]) then redis.call('PEXPIREAT', KEYS[2], ARGV[2]) end
+end
+return {1}`;
+// Replaces the body only if nobody changed it since it was read; keeps the owner's ledger entry
+// (KEYS[2], field ARGV[4]) in step when there is one.
 const COMPARE_AND_SET = `
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
 return 1`;
 
 export class RedisTaskStore implements TaskStore {
@@ -42,7 +77,9 @@ export class RedisTaskStore implements TaskStore {
   readonly #prefix: string;
   readonly #channel: string;
   readonly #listeners = new Set<TaskEventListener>();
+  readonly #memory: RedisMemoryWatch;
   #subscribed: Promise<unknown> | undefined;
+  #quotas: TaskQuotas | undefined;
 
   constructor(options: RedisTaskStoreOptions) {
     this.#redis = new Redis(options.url, { maxRetriesPerRequest: 2 });
@@ -51,6 +88,10 @@ export class RedisTaskStore implements TaskStore {
     this.#redis.on('error', () => {});
     this.#subscriber.on('error', () => {});
     this.#keyRing = options.keyRing;
+    this.#memory = new RedisMemoryWatch(this.#redis, {
+      maxFraction: options.maxMemoryFraction ?? DEFAULT_MAX_MEMORY_FRACTION,
+      intervalMs: options.memoryCheckMs ?? 5000,
+    });
     this.#prefix = options.prefix ?? 'baton:task:';
     this.#channel = `${this.#prefix}events`;
     this.#subscriber.on('message', (channel: string, message: string) => {
@@ -62,15 +103,37 @@ export class RedisTaskStore implements TaskStore {
     });
   }
 
+  useQuotas(quotas: TaskQuotas): void {
+    this.#quotas = quotas;
+    this.#memory.start();
+  }
+
   async create(record: TaskRecord): Promise<void> {
-    const created = await this.#redis.eval(
+    const body = this.#seal(record);
+    const quotas = this.#quotas;
+    if (quotas) {
+      if (body.length > quotas.recordBytes) throw recordTooLarge(body.length, quotas.recordBytes);
+      const full = this.#memory.refusal();
+      if (full) throw full;
+    }
+    const owner = record.owner;
+    const [created, live, held] = (await this.#redis.eval(
       CREATE,
-      1,
+      2,
       this.#key(record.taskId),
-      this.#seal(record),
+      owner ? this.#ownerKey(owner) : this.#key(record.taskId),
+      body,
       String(deleteAfter(record)),
-    );
-    if (created !== 1) throw new Error(`task ${record.taskId} exists`);
+      owner ? record.taskId : '',
+      String(body.length),
+      String(Date.now()),
+      quotas && owner ? '1' : '0',
+      String(quotas?.liveTasksPerClient ?? 0),
+      String(quotas?.bytesPerClient ?? 0),
+    )) as number[];
+    if (created === 1) return;
+    if (created === 0) throw new Error(`task ${record.taskId} exists`);
+    throw admissionProblem({ live: live!, bytes: held! }, body.length, quotas!)!;
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -87,13 +150,21 @@ export class RedisTaskStore implements TaskStore {
       if (!current || rev === undefined) return undefined;
       const next = change(current);
       if (!next) return current;
+      const body = this.#seal(next);
+      if (this.#quotas && body.length > this.#quotas.recordBytes) {
+        throw recordTooLarge(body.length, this.#quotas.recordBytes);
+      }
+      const owner = next.owner;
       const stored = await this.#redis.eval(
         COMPARE_AND_SET,
-        1,
+        2,
         this.#key(taskId),
+        owner ? this.#ownerKey(owner) : this.#key(taskId),
         rev,
         String(Number(rev) + 1),
-        this.#seal(next),
+        body,
+        taskId,
+        owner ? `${isTerminal(next) ? 'T' : 'L'}:${body.length}:${deleteAfter(next)}` : '',
       );
       if (stored === 1) return next;
     }
@@ -110,6 +181,11 @@ export class RedisTaskStore implements TaskStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Reads Redis's memory use now, as the watch does every `memoryCheckMs` (for tests and logs). */
+  async checkMemory(): Promise<{ used: number; max: number } | undefined> {
+    return this.#memory.read();
+  }
+
   /** Resolves once this instance receives events (tests wait for it before publishing). */
   async ready(): Promise<void> {
     this.#subscribed ??= this.#subscriber.subscribe(this.#channel);
@@ -117,6 +193,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async close(): Promise<void> {
+    this.#memory.stop();
     this.#listeners.clear();
     this.#redis.disconnect();
     this.#subscriber.disconnect();
@@ -124,6 +201,11 @@ export class RedisTaskStore implements TaskStore {
 
   #key(taskId: string): string {
     return this.#prefix + taskId;
+  }
+
+  /** The owner's ledger; task ids never hold a colon, so it cannot be mistaken for a task. */
+  #ownerKey(owner: string): string {
+    return `${this.#prefix}owner:${owner}`;
   }
 
   async #read(taskId: string): Promise<[string | undefined, TaskRecord | undefined]> {

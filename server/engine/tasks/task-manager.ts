@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
-import { principalDigest } from '../state/canonical-digest.js';
+import { principalDigest, shortDigest } from '../state/canonical-digest.js';
 import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
 import type { TaskTimer } from '../round/index.js';
@@ -22,6 +22,7 @@ import {
 } from './task-record.js';
 import type { TaskStore } from './task-store.js';
 import type { Telemetry } from '../../telemetry/index.js';
+import { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 
 export interface TaskManagerOptions {
   store: TaskStore;
@@ -42,6 +43,11 @@ export interface NewTask {
   machine: AnyStateMachine;
   arguments: Record<string, unknown>;
   principal: string;
+  /**
+   * Who the task counts against for the quotas (task-quotas.ts): the principal, or the client
+   * address of an anonymous caller (protocol's callerKey). Defaults to the principal.
+   */
+  owner?: string;
   clientCapabilities: ClientCapabilities;
   snapshot: Record<string, unknown>;
   timers: TaskTimer[];
@@ -56,9 +62,11 @@ export class TaskManager {
   readonly #o: TaskManagerOptions;
   readonly #clock: () => number;
   readonly #random: (length: number) => Uint8Array;
+  readonly #followers: TaskFollowers;
 
   constructor(options: TaskManagerOptions) {
     this.#o = options;
+    this.#followers = new TaskFollowers(options.store);
     this.#clock = options.clock ?? Date.now;
     this.#random = options.randomBytes ?? ((n) => new Uint8Array(randomBytes(n)));
   }
@@ -74,6 +82,7 @@ export class TaskManager {
       // 128 random bits: unguessable, so an id alone reveals and grants nothing (tasks.md, Security).
       taskId: Buffer.from(this.#random(16)).toString('base64url'),
       principal: principalDigest(task.principal),
+      owner: shortDigest(`owner\u0000${task.owner ?? task.principal}`),
       tool: task.tool,
       arguments: task.arguments,
       version: this.#o.versionOf(task.machine),
@@ -93,6 +102,7 @@ export class TaskManager {
       ...(task.traceContext === undefined ? {} : { traceContext: task.traceContext }),
     };
     // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
+    // Over a quota, the store refuses it (TaskLimitError) and nothing is stored or queued.
     await this.#o.store.create(record);
     await this.#o.queue.schedule(record.taskId, { jobKey: 'start' });
     // The TTL is enforced by a job too, so an idle task still fails when it expires.
@@ -178,25 +188,26 @@ export class TaskManager {
   }
 
   /**
-   * Calls `onTask` with the detailed task each time one of `taskIds` changes, for this principal's
-   * tasks only. Resolves with the ids followed (the others look unknown) and the function that
-   * stops following.
+   * Calls `onTask` with the task's view (task-followers.ts: read and serialized once for every
+   * follower) each time one of `taskIds` changes, for this principal's tasks only. Resolves with
+   * the ids followed (the others look unknown) and the function that stops following.
    */
   async follow(
     taskIds: string[],
     principal: string,
-    onTask: (task: Record<string, unknown>, terminal: boolean) => void,
+    onTask: (view: TaskView) => void,
   ): Promise<{ followed: string[]; stop: () => void }> {
     const followed: string[] = [];
     for (const id of new Set(taskIds)) if (await this.#find(id, principal)) followed.push(id);
-    const watching = new Set(followed);
-    const stop = this.#o.store.listen((taskId, kind) => {
-      if (kind !== 'changed' || !watching.has(taskId)) return;
-      void this.#find(taskId, principal).then((record) => {
-        if (record) onTask(toDetailedTask(record), isTerminal(record));
-      });
-    });
-    return { followed, stop };
+    const digest = principalDigest(principal);
+    const stops = followed.map((taskId) => this.#followers.add(taskId, digest, onTask));
+    return { followed, stop: () => stops.forEach((stop) => stop()) };
+  }
+
+  /** The task's current view, as `follow` delivers it, or undefined when it does not exist for this principal. */
+  async view(taskId: string, principal: string): Promise<TaskView | undefined> {
+    const record = await this.#find(taskId, principal);
+    return record && taskView(record);
   }
 
   async #find(taskId: unknown, principal: string): Promise<TaskRecord | undefined> {

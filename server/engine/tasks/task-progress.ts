@@ -4,7 +4,7 @@
  * twice a second, and always for the last report (progress equal to its total).
  */
 import type { Progress } from '../round/index.js';
-import { isTerminal } from './task-record.js';
+import { isTerminal, type TaskRecord } from './task-record.js';
 import type { TaskStore } from './task-store.js';
 
 const WRITE_INTERVAL_MS = 500;
@@ -16,9 +16,17 @@ export interface ProgressWriting {
   clock: () => number;
   /** Measures the interval between writes. */
   wallClock: () => number;
+  /** Whether this run of the step still holds the task (task-claims.ts); a run that lost it writes nothing. */
+  holds?: (record: TaskRecord) => boolean;
 }
 
-export function progressWriter({ store, taskId, clock, wallClock }: ProgressWriting): (report: Progress) => void {
+export function progressWriter({
+  store,
+  taskId,
+  clock,
+  wallClock,
+  holds,
+}: ProgressWriting): (report: Progress) => void {
   let lastWrite = 0;
   return ({ progress, total, message }) => {
     const now = wallClock();
@@ -27,7 +35,9 @@ export function progressWriter({ store, taskId, clock, wallClock }: ProgressWrit
     const lastUpdatedAt = clock();
     const statusMessage = message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`);
     void store
-      .update(taskId, (r) => (isTerminal(r) ? undefined : { ...r, statusMessage, lastUpdatedAt }))
+      .update(taskId, (r) =>
+        isTerminal(r) || (holds && !holds(r)) ? undefined : { ...r, statusMessage, lastUpdatedAt },
+      )
       .then(() => store.publish(taskId, 'changed'))
       .catch(() => {});
   };

@@ -29,6 +29,11 @@ export interface TaskRecord {
   taskId: string;
   /** Digest of the principal that created the task; every task request must match it. */
   principal: string;
+  /**
+   * Digest of the caller the task counts against (task-quotas.ts): the principal, or the client
+   * address of an anonymous one. Absent on records stored before quotas existed.
+   */
+  owner?: string;
   tool: string;
   arguments: Record<string, unknown>;
   /** The machine's structural version when the task started. */
@@ -38,6 +43,8 @@ export interface TaskRecord {
   phase: TaskPhase;
   /** The job running a step while `phase` is `running`; the same id comes back if its instance died. */
   runningJob?: string;
+  /** Which run of that job holds the step (task-claims.ts): a job run again elsewhere takes a new one. */
+  runningStep?: string;
   statusMessage?: string;
   /** Milliseconds since the epoch. */
   createdAt: number;
@@ -70,7 +77,8 @@ export type Outcome = Partial<TaskRecord> & Pick<TaskRecord, 'status'>;
 
 /** What a terminal task no longer needs to keep. */
 export function terminalFields(): Partial<TaskRecord> {
-  return { snapshot: undefined, timers: [], asked: {}, answers: {} };
+  // The arguments too: a finished task is kept for the rest of its ttlMs, and only its result is read.
+  return { arguments: {}, snapshot: undefined, timers: [], asked: {}, answers: {} };
 }
 
 export function cancelledOutcome(): Outcome {
@@ -106,6 +114,11 @@ function taskFields(record: TaskRecord): Record<string, unknown> {
   };
 }
 
+/** The final `statusMessage` of a completed task: whether its tool succeeded, never a step on the way. */
+export function completedMessage(result: Record<string, unknown> | undefined): string {
+  return result?.isError === true ? 'Completed with a tool error' : 'Completed';
+}
+
 /** `CreateTaskResult` without `resultType`: the task handle, never its result or questions. */
 export function toCreatedTask(record: TaskRecord): Record<string, unknown> {
   return taskFields(record);
@@ -124,7 +137,15 @@ export function toDetailedTask(record: TaskRecord): Record<string, unknown> {
       return { ...task, inputRequests };
     }
     case 'completed':
-      return { ...task, result: record.result ?? {} };
+      return {
+        ...task,
+        // The last progress seen ("Answers received", "Baking…") would read as the end; say how it ended.
+        statusMessage: completedMessage(record.result),
+        // The result "matches the result type of the original request" (tasks.md, DetailedTask), and
+        // a 2026-07-28 CallToolResult carries `resultType` (schema, Result). Added here, where the
+        // wire shape is built, so records stored without it and `notifications/tasks` carry it too.
+        result: { content: [], ...record.result, resultType: 'complete' },
+      };
     case 'failed':
       return { ...task, error: record.error ?? { code: -32603, message: 'Internal error' } };
     default:

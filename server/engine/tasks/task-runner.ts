@@ -28,6 +28,8 @@ import {
 } from './task-record.js';
 import { answersOf, wireQuestions } from './task-questions.js';
 import { progressWriter } from './task-progress.js';
+import { TaskLimitError } from './task-quotas.js';
+import { holdsClaim, newClaim, releasedClaim } from './task-claims.js';
 import type { TaskStore } from './task-store.js';
 import { RoundTrace, type Telemetry } from '../../telemetry/index.js';
 import { roundEnd } from '../round/index.js';
@@ -73,6 +75,8 @@ export class TaskRunner {
   readonly #kernel: RoundKernel;
   /** Steps running in this process, so a cancel published by any instance can stop them. */
   readonly #running = new Map<string, AbortController>();
+  /** The claim of each step running here (task-claims.ts): a step that lost it writes nothing. */
+  readonly #claims = new Map<string, string>();
   readonly #stopListening: () => void;
 
   constructor(options: TaskRunnerOptions) {
@@ -100,6 +104,11 @@ export class TaskRunner {
     try {
       await this.#advance(taskId, jobId);
     } catch (error) {
+      if (error instanceof TaskLimitError) {
+        // The record outgrew the size of one task (task-quotas.ts): a limit, said as such.
+        this.#logger.warn('task_too_large', { taskId, message: error.message });
+        return void (await this.#finish(taskId, failedOutcome(error, this.#o.toWireError)).catch(() => {}));
+      }
       // A bug or a store outage: fail the task visibly rather than leave it working for ever.
       this.#logger.error('task_step_failed', { taskId, error: String((error as Error)?.stack ?? error) });
       await this.#finish(taskId, this.#failed('internal', 'Internal error')).catch(() => {});
@@ -134,15 +143,28 @@ export class TaskRunner {
       if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${this.#wallClock()}`, runAt: next.dueAt });
       return;
     }
+    const claim = newClaim();
     const claimed = await store.update(taskId, (r) =>
       isTerminal(r) || (r.phase === 'running' && r.runningJob !== jobId)
         ? undefined
-        : { ...r, phase: 'running', runningJob: jobId, status: 'working', lastUpdatedAt: this.#clock() },
+        : {
+            ...r,
+            phase: 'running',
+            runningJob: jobId,
+            runningStep: claim,
+            status: 'working',
+            lastUpdatedAt: this.#clock(),
+          },
     );
-    if (!claimed || claimed.runningJob !== jobId) return;
+    if (!claimed || claimed.runningStep !== claim) return;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
     else await store.publish(taskId, 'changed');
-    await this.#step(claimed);
+    this.#claims.set(taskId, claim);
+    try {
+      await this.#step(claimed);
+    } finally {
+      this.#claims.delete(taskId);
+    }
   }
 
   async #step(record: TaskRecord): Promise<void> {
@@ -190,7 +212,13 @@ export class TaskRunner {
       ...answersOf(record),
       budgetMs: this.#o.stepBudgetMs,
       signal,
-      onProgress: progressWriter({ store: this.#o.store, taskId, clock: this.#clock, wallClock: this.#wallClock }),
+      onProgress: progressWriter({
+        store: this.#o.store,
+        taskId,
+        clock: this.#clock,
+        wallClock: this.#wallClock,
+        holds: (r) => holdsClaim(r, this.#claims.get(taskId)),
+      }),
       logFields: { taskId, tool: tool.name },
       taskId,
       timers: record.timers,
@@ -235,8 +263,8 @@ export class TaskRunner {
     let written: TaskRecord | undefined;
     const stored = await this.#o.store.update(taskId, (r) => {
       written = undefined;
-      if (isTerminal(r)) return undefined;
-      const base = { ...r, phase: 'idle' as const, runningJob: undefined, lastUpdatedAt: this.#clock() };
+      if (isTerminal(r) || !holdsClaim(r, this.#claims.get(r.taskId))) return undefined;
+      const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: this.#clock() };
       if (r.cancelRequested) return (written = { ...base, ...terminalFields(), ...cancelledOutcome() });
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
@@ -266,14 +294,14 @@ export class TaskRunner {
   async #finish(taskId: string, outcome: Outcome): Promise<void> {
     let ended: TaskRecord | undefined;
     await this.#o.store.update(taskId, (r) =>
-      isTerminal(r)
+      isTerminal(r) || !holdsClaim(r, this.#claims.get(taskId))
         ? (ended = undefined)
         : (ended = {
             ...r,
             ...terminalFields(),
             ...outcome,
+            ...releasedClaim(),
             phase: 'idle',
-            runningJob: undefined,
             lastUpdatedAt: this.#clock(),
           }),
     );

@@ -9,6 +9,7 @@ import { definedFields } from '../plain-objects.js';
 import { TaskManager } from './task-manager.js';
 import type { TaskQueue } from './task-queue.js';
 import type { ToWireError } from './task-record.js';
+import { DEFAULT_TASK_QUOTAS, type TaskQuotas } from './task-quotas.js';
 import { TaskRunner, type TaskTools } from './task-runner.js';
 import type { TaskStore } from './task-store.js';
 import type { Telemetry } from '../../telemetry/index.js';
@@ -26,6 +27,8 @@ export interface TaskRuntimeOptions {
   pollIntervalMs?: number;
   stepBudgetMs?: number;
   telemetry?: Telemetry;
+  /** What one caller may store (task-quotas.ts); defaults apply to any field not given. */
+  quotas?: Partial<TaskQuotas>;
 }
 
 export interface TaskRuntime {
@@ -36,6 +39,7 @@ export interface TaskRuntime {
 
 export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
   const { store, queue, versionOf, toWireError, clock } = options;
+  store.useQuotas?.({ ...DEFAULT_TASK_QUOTAS, ...options.quotas });
   const manager = new TaskManager({
     store,
     queue,

@@ -13,7 +13,9 @@ export function hasModernMeta(message: unknown): boolean {
 
 export function isLegacyMessage(message: unknown, inSession: boolean): boolean {
   if (hasModernMeta(message)) return false;
-  return inSession || (isRecord(message) && message.method === 'initialize');
+  // Only an initialize *request* opens a session: one sent as a notification (no id) is left to
+  // the core, which accepts and ignores notifications, so it opens nothing.
+  return inSession || (isRecord(message) && message.method === 'initialize' && 'id' in message);
 }
 
 /** A JSON-RPC response (the client answering one of the server's questions), not a request or notification. */

@@ -36,6 +36,10 @@ import type { McpDispatcher } from '../mcp-dispatcher.js';
 import { CANCELLED, type MethodContext, type MethodResult } from '../method-context.js';
 import type { Principal } from '../principal.js';
 import { invalidParams, methodNotFound, ProtocolError } from '../protocol-error.js';
+import { callerKey, LongLivedBudget, type Release } from '../long-lived-budget.js';
+import { limitExceeded } from '../limit-exceeded.js';
+import { sessionCapabilities } from './session-capabilities.js';
+import { PreparedNotification } from '../prepared-notification.js';
 import { META } from '../request-meta.js';
 import { InsufficientScope } from '../scope-policy.js';
 import { isJsonRpcResponse } from './legacy-message.js';
@@ -74,13 +78,26 @@ export interface LegacyServiceOptions {
   instructions?: string;
   /** Sessions whose live state one instance keeps at once; the oldest idle ones go first (10 000). */
   maxSessions?: number;
+  /** Calls waiting for their client's answer count here, not in the request gate (long-lived-budget.ts). */
+  longLived?: LongLivedBudget;
+  /** Sessions one caller may have live in this instance at once (32); its oldest idle one goes first. */
+  maxSessionsPerClient?: number;
+  /** Resource subscriptions one session may hold (16). */
+  maxSubscriptionsPerSession?: number;
+  /** Whether this server serves a resource URI: only those may be subscribed to. */
+  resourceExists?: (uri: string) => boolean;
 }
+
+/** A subscribed URI is kept in the session: longer ones are refused. */
+const MAX_SUBSCRIBED_URI_LENGTH = 2048;
 
 /** One message's context: who sent it, its abort signal, and its response stream. */
 export interface LegacyContext {
   principal: Principal;
   signal: AbortSignal;
   send: Send;
+  /** Gives back the request's slot in the transport's request gate (HTTP); unset on stdio. */
+  leaveRequestGate?: () => void;
 }
 
 export type LegacyOutcome =
@@ -103,6 +120,10 @@ export class LegacyService {
   readonly #stateTtlSeconds: number;
   readonly #maxSessions: number;
   readonly #instructions: string | undefined;
+  readonly #longLived: LongLivedBudget;
+  readonly #maxSessionsPerClient: number;
+  readonly #maxSubscriptions: number;
+  readonly #resourceExists: (uri: string) => boolean;
   readonly #sessions = new Map<string, LegacySession>();
   /** Sessions ended by DELETE, until their token would have expired anyway. */
   readonly #ended = new Map<string, number>();
@@ -125,6 +146,10 @@ export class LegacyService {
     this.#stateTtlSeconds = options.stateTtlSeconds ?? DEFAULT_STATE_TTL_SECONDS;
     this.#maxSessions = options.maxSessions ?? 10_000;
     this.#instructions = options.instructions;
+    this.#longLived = options.longLived ?? new LongLivedBudget();
+    this.#maxSessionsPerClient = options.maxSessionsPerClient ?? 32;
+    this.#maxSubscriptions = options.maxSubscriptionsPerSession ?? 16;
+    this.#resourceExists = options.resourceExists ?? (() => false);
   }
 
   /**
@@ -134,16 +159,29 @@ export class LegacyService {
   initialize(
     message: JsonRpcRequest,
     principal: Principal,
-  ): { response: JsonRpcResponse; token?: string; session?: LegacySession } {
+  ): { response: JsonRpcResponse; token?: string; session?: LegacySession; httpStatus?: number } {
     const params = message.params ?? {};
     const { protocolVersion, capabilities, clientInfo } = params;
     if (typeof protocolVersion !== 'string' || !isRecord(capabilities) || !isRecord(clientInfo)) {
       const error = invalidParams('Invalid params: initialize needs protocolVersion, capabilities and clientInfo');
       return { response: errorResponse(message.id, error) };
     }
-    const settled = { protocolVersion: negotiateLegacyVersion(protocolVersion), clientCapabilities: capabilities };
+    const settled = {
+      protocolVersion: negotiateLegacyVersion(protocolVersion),
+      clientCapabilities: sessionCapabilities(capabilities),
+    };
+    const owner = callerKey(principal);
+    if (!this.#roomFor(owner)) {
+      const error = limitExceeded(
+        'legacy_sessions',
+        `Too many sessions: this client has ${this.#maxSessionsPerClient} busy ones, its limit; end one (DELETE) and retry`,
+        'client',
+        { limit: this.#maxSessionsPerClient },
+      );
+      return { response: errorResponse(message.id, error), httpStatus: error.httpStatus };
+    }
     const { token, claims } = sealSession(principal.id, settled, this.#tokens);
-    const session = this.#live(claims.id, settled.protocolVersion, capabilities);
+    const session = this.#live(claims.id, settled.protocolVersion, settled.clientCapabilities, owner);
     const { name, version, title } = this.#dispatcher.serverInfo;
     const instructions = this.#instructions;
     const response = resultResponse(message.id, {
@@ -152,7 +190,8 @@ export class LegacyService {
       serverInfo: { name, version, ...(title ? { title } : {}) },
       ...(instructions ? { instructions } : {}),
     });
-    this.#logger.info('legacy_session_opened', { version: settled.protocolVersion, client: clientInfo.name });
+    const client = typeof clientInfo.name === 'string' ? clientInfo.name.slice(0, 100) : undefined;
+    this.#logger.info('legacy_session_opened', { version: settled.protocolVersion, client });
     return { response, token, session };
   }
 
@@ -168,7 +207,7 @@ export class LegacyService {
   session(token: string, principal: Principal): LegacySession | undefined {
     const claims = openSession(token, principal.id, this.#tokens);
     if (!claims || this.#ended.has(claims.id)) return undefined;
-    return this.#live(claims.id, claims.protocolVersion, claims.clientCapabilities);
+    return this.#live(claims.id, claims.protocolVersion, claims.clientCapabilities, callerKey(principal));
   }
 
   /** DELETE (spec 2025-11-25, transports "Session Management"): the session's work stops; its id is refused. */
@@ -244,14 +283,24 @@ export class LegacyService {
       case 'resources/unsubscribe':
         if (!this.#dispatcher.capabilities().resources) throw methodNotFound(request.method);
         if (typeof params.uri !== 'string') throw invalidParams('Invalid params: uri must be a string');
-        if (request.method === 'resources/subscribe') session.subscriptions.add(params.uri);
-        else session.subscriptions.delete(params.uri);
+        if (request.method === 'resources/unsubscribe') session.subscriptions.delete(params.uri);
+        else this.#subscribe(session, params.uri);
         return {};
     }
     const spec = SHARED_METHODS.has(request.method) ? this.#dispatcher.method(request.method) : undefined;
     if (!spec) throw methodNotFound(request.method);
     const { requestState: _state, inputResponses: _responses, ...own } = params;
     const progressToken = isRecord(params._meta) ? params._meta.progressToken : undefined;
+    // Taken at the call's first question, held until the call ends: a call waiting on its client
+    // is long-lived, and counts in the long-lived budget instead of the request gate.
+    let waiting: Release | undefined;
+    const holdWhileWaiting = () => {
+      if (waiting) return;
+      const slot = this.#longLived.acquire('waiting_calls', context.principal);
+      if (slot instanceof ProtocolError) throw slot;
+      waiting = slot;
+      context.leaveRequestGate?.();
+    };
     const method: MethodContext = {
       id: request.id,
       method: request.method,
@@ -264,14 +313,24 @@ export class LegacyService {
       principal: context.principal,
       cancellation: Cancellation.following(context.signal),
       notify: (notification) => {
-        if (!context.signal.aborted) context.send({ jsonrpc: '2.0', ...notification });
+        if (context.signal.aborted) return;
+        context.send(
+          notification instanceof PreparedNotification
+            ? (notification.toJSON() as Record<string, unknown>)
+            : { jsonrpc: '2.0', ...notification },
+        );
       },
       runFlow: (engine, call) =>
-        runLiveFlow(engine, { ...call, onLog: (report) => this.#log(session, report, context) }, (requests) =>
-          this.#ask(session, requests, context, call.flow),
-        ),
+        runLiveFlow(engine, { ...call, onLog: (report) => this.#log(session, report, context) }, (requests) => {
+          holdWhileWaiting();
+          return this.#ask(session, requests, context, call.flow);
+        }),
     };
-    return spec.handle(method);
+    try {
+      return await spec.handle(method);
+    } finally {
+      waiting?.();
+    }
   }
 
   /**
@@ -352,7 +411,39 @@ export class LegacyService {
     return { type: 'unmatched', response: errorResponse(undefined, error) };
   }
 
-  #live(id: string, protocolVersion: string, capabilities: Record<string, unknown>): LegacySession {
+  /**
+   * Only resources this server serves (spec 2025-11-25, server/resources: the server SHOULD check
+   * the URI), at most maxSubscriptionsPerSession of them: a session's subscriptions live in memory.
+   */
+  #subscribe(session: LegacySession, uri: string): void {
+    if (session.subscriptions.has(uri)) return;
+    if (uri.length > MAX_SUBSCRIBED_URI_LENGTH || !this.#resourceExists(uri)) {
+      throw invalidParams('Resource not found', { uri: uri.slice(0, 200) });
+    }
+    if (session.subscriptions.size >= this.#maxSubscriptions) {
+      throw limitExceeded(
+        'resource_subscriptions',
+        `Too many subscriptions: this session holds ${this.#maxSubscriptions}, its limit; unsubscribe from one first`,
+        'client',
+        { limit: this.#maxSubscriptions },
+      );
+    }
+    session.subscriptions.add(uri);
+  }
+
+  /** Whether `owner` may open one more session here, after letting its oldest idle ones go. */
+  #roomFor(owner: string): boolean {
+    const mine = [...this.#sessions.values()].filter((session) => session.owner === owner);
+    for (const old of mine) {
+      if (mine.length < this.#maxSessionsPerClient) break;
+      if (!old.idle) continue;
+      this.#sessions.delete(old.id);
+      mine.splice(mine.indexOf(old), 1);
+    }
+    return mine.length < this.#maxSessionsPerClient;
+  }
+
+  #live(id: string, protocolVersion: string, capabilities: Record<string, unknown>, owner: string): LegacySession {
     let session = this.#sessions.get(id);
     if (session) {
       // Most recently used last, so the oldest idle sessions are dropped first.
@@ -360,7 +451,7 @@ export class LegacyService {
       this.#sessions.set(id, session);
       return session;
     }
-    session = new LegacySession(id, protocolVersion, capabilities);
+    session = new LegacySession(id, protocolVersion, capabilities, owner);
     this.#sessions.set(id, session);
     if (this.#sessions.size > this.#maxSessions) {
       for (const [oldId, old] of this.#sessions) {

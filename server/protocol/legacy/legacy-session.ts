@@ -32,6 +32,8 @@ export class LegacySession {
     readonly id: string,
     readonly protocolVersion: string,
     readonly clientCapabilities: Record<string, unknown>,
+    /** The caller it counts against (long-lived-budget.ts, callerKey). */
+    readonly owner = '',
   ) {}
 
   /** Waits for the client's response to request `id`, until `signal` aborts or `timeoutMs` passes. */

@@ -15,6 +15,7 @@ import {
 import type { MethodSpec } from '../method-context.js';
 import { invalidParams } from '../protocol-error.js';
 import { tasksRequired } from './tasks-methods.js';
+import { callerKey } from '../long-lived-budget.js';
 import { runFlowRound, type FlowRound } from './flow-call.js';
 import { isRecord } from '../../engine/index.js';
 
@@ -64,6 +65,7 @@ export function toolsCallMethod(
             machine: tool.machine,
             arguments: args,
             principal: context.principal.id,
+            owner: callerKey(context.principal),
             clientCapabilities: context.meta.clientCapabilities,
             snapshot: handover.snapshot,
             timers: handover.timers,

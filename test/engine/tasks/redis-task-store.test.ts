@@ -5,7 +5,13 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { KeyRing, RedisTaskStore, type TaskRecord } from '../../../server/engine/index.js';
+import {
+  KeyRing,
+  RedisReplayGuard,
+  RedisTaskStore,
+  type TaskLimitError,
+  type TaskRecord,
+} from '../../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../../helpers/required-binary.js';
 import { startRedis, type RunningRedis } from '../../helpers/redis-server.js';
 
@@ -106,5 +112,104 @@ describe('RedisTaskStore', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('RedisTaskStore quotas', () => {
+  let redis: RunningRedis | undefined;
+  let store: RedisTaskStore;
+  const keyRing = new KeyRing([{ id: 'k1', secret: new Uint8Array(randomBytes(32)) }]);
+  const quotas = { liveTasksPerClient: 3, bytesPerClient: 80 * 1024, recordBytes: 48 * 1024 };
+  let next = 0;
+  const owned = (owner: string, overrides: Partial<TaskRecord> = {}): TaskRecord => ({
+    ...record(`q${next++}`),
+    owner,
+    ...overrides,
+  });
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (error: TaskLimitError) => error,
+    );
+
+  before(async function () {
+    requireBinaries(this, REDIS);
+    redis = await startRedis();
+    store = new RedisTaskStore({ url: redis.url, keyRing });
+    store.useQuotas(quotas);
+  });
+  after(async () => {
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it("refuses an owner's task past its live tasks, atomically across concurrent creates", async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, () => refusal(store.create(owned('alice')))));
+    const refused = results.filter((error) => error !== undefined);
+    expect(refused).to.have.length(3);
+    expect(refused.every((error) => error!.limit === 'live_tasks')).to.equal(true);
+    expect(await refusal(store.create(owned('bob')))).to.equal(undefined);
+  });
+
+  it('frees a live slot when a task ends, and counts its bytes until it is deleted', async () => {
+    const ids = [owned('carol'), owned('carol'), owned('carol')];
+    for (const r of ids) await store.create(r);
+    expect((await refusal(store.create(owned('carol'))))?.limit).to.equal('live_tasks');
+    await store.update(ids[0]!.taskId, (r) => ({ ...r, status: 'completed', result: { content: [] } }));
+    expect(await refusal(store.create(owned('carol')))).to.equal(undefined);
+  });
+
+  it("refuses an owner's task past its bytes, and a record larger than one task", async () => {
+    // Incompressible: a sealed body is compressed, and the quotas count what Redis stores.
+    const text = randomBytes(22 * 1024).toString('base64');
+    const twice = text + randomBytes(22 * 1024).toString('base64');
+    expect((await refusal(store.create(owned('dave', { arguments: { text: twice } }))))?.limit).to.equal(
+      'task_record_bytes',
+    );
+    expect(await refusal(store.create(owned('dave', { arguments: { text } })))).to.equal(undefined);
+    expect(await refusal(store.create(owned('dave', { arguments: { text } })))).to.equal(undefined);
+    expect((await refusal(store.create(owned('dave', { arguments: { text } }))))?.limit).to.equal('task_bytes');
+    const small = owned('erin');
+    await store.create(small);
+    const grown = await refusal(store.update(small.taskId, (r) => ({ ...r, answers: { a: twice } })));
+    expect(grown?.limit).to.equal('task_record_bytes');
+  });
+});
+
+describe('RedisTaskStore memory watch', () => {
+  let redis: RunningRedis | undefined;
+  let store: RedisTaskStore;
+  let guard: RedisReplayGuard;
+  const keyRing = new KeyRing([{ id: 'k1', secret: new Uint8Array(randomBytes(32)) }]);
+
+  before(async function () {
+    requireBinaries(this, REDIS);
+    redis = await startRedis({ args: ['--maxmemory', '8mb', '--maxmemory-policy', 'noeviction'] });
+    store = new RedisTaskStore({ url: redis.url, keyRing, maxMemoryFraction: 0.8, memoryCheckMs: 60_000 });
+    store.useQuotas({ liveTasksPerClient: 10_000, bytesPerClient: 1 << 30, recordBytes: 1 << 20 });
+    guard = new RedisReplayGuard({ url: redis.url });
+  });
+  after(async () => {
+    await guard?.close();
+    await store?.close();
+    await redis?.stop();
+  });
+
+  it('refuses new tasks before Redis is full, so the single-use guard keeps working', async () => {
+    const text = randomBytes(36 * 1024).toString('base64');
+    let refused: TaskLimitError | undefined;
+    for (let i = 0; i < 400 && !refused; i++) {
+      refused = await store
+        .create({ ...record(`m${i}`), owner: `owner-${i}`, arguments: { text: `${i}${text}` } })
+        .then(
+          () => undefined,
+          (error: TaskLimitError) => error,
+        );
+      await store.checkMemory();
+    }
+    expect(refused?.limit).to.equal('task_store_full');
+    expect(refused?.scope).to.equal('instance');
+    // What is left of maxmemory still takes the guard's claims (noeviction refuses every write when full).
+    expect(await guard.claim(`after-full-${Date.now()}`, 60, Date.now() + 60_000)).to.deep.equal({ status: 'claimed' });
   });
 });

@@ -1,0 +1,113 @@
+/**
+ * What CPU contention does at its worst, made exact: an instance is frozen (SIGSTOP) mid-step for
+ * longer than its BullMQ lock, so another instance runs the step again from the last snapshot and
+ * the task moves on (its question answered, a durable timer set); then the frozen instance wakes
+ * (SIGCONT) and finishes its stale copy of the step. That copy must not write over the task: the
+ * task must still rest on its timer, run its effect once and complete, without asking again what
+ * was answered. (Under load, one red-team run left a task unfinished after 120 s.)
+ */
+import { expect } from 'chai';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateKeyEntry } from '../../server/engine/index.js';
+import { SLOW_THEN_ASK } from '../fixtures/long-step-tools.js';
+import { callTool } from '../helpers/mcp-http.js';
+import { REDIS, requireBinaries } from '../helpers/required-binary.js';
+import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
+import { getTask, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+
+function journalLines(file: string, kind: string, taskId: string): number[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith(`${kind} ${taskId} `))
+    .map((line) => Number(line.split(' ')[2]));
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => T | undefined | Promise<T | undefined>) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('a step frozen past its lock, then woken, in a Redis fleet', function () {
+  this.timeout(180_000);
+  let redis: RunningRedis | undefined;
+  const fleet = new BatonFleet();
+  const instances: BatonInstance[] = [];
+  let dir: string;
+  let journal: string;
+  let frozen: number | undefined;
+
+  before(async function () {
+    requireBinaries(this, REDIS);
+    dir = mkdtempSync(join(tmpdir(), 'baton-frozen-'));
+    journal = join(dir, 'journal');
+    redis = await startRedis();
+    const keys = generateKeyEntry('frozen');
+    for (let i = 0; i < 2; i++) {
+      instances.push(
+        await fleet.start({
+          keys,
+          args: ['--tools', 'test/fixtures/long-step-tools.ts'],
+          env: {
+            BATON_REDIS_URL: redis.url,
+            BATON_TEST_JOURNAL: journal,
+            BATON_TASK_LOCK_MS: '2000',
+            BATON_TASK_POLL_MS: '200',
+          },
+        }),
+      );
+    }
+  });
+  after(async () => {
+    if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
+    await fleet.stopAll();
+    await redis?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lets the task move on without the stale copy of the step writing over it', async () => {
+    const taskId = resultOf(await callTool(instances[0]!.url, SLOW_THEN_ASK, {}, {}, { capabilities: TASK_CLIENT }))
+      .taskId as string;
+    const first = await until('the first step starts', 20_000, () => journalLines(journal, 'start', taskId)[0]);
+    frozen = first;
+    process.kill(first, 'SIGSTOP');
+    const awake = instances.find((instance) => instance.pid !== first)!;
+    // The lock runs out and the other instance runs the step again from the last snapshot.
+    await until('the step runs again elsewhere', 30_000, () =>
+      journalLines(journal, 'start', taskId).find((pid) => pid !== first),
+    );
+    const asking = await waitForTask(awake.url, taskId, (t) => t.status === 'input_required', { timeoutMs: 30_000 });
+    expect(Object.keys(asking.inputRequests)).to.deep.equal(['go']);
+    resultOf(
+      await taskRpc(awake.url, 'tasks/update', {
+        taskId,
+        inputResponses: { go: { action: 'accept', content: { go: true } } },
+      }),
+    );
+    // The answer is in: the task rests on its durable timer (working, idle) when the frozen one wakes.
+    await waitForTask(awake.url, taskId, (t) => t.status === 'working', { timeoutMs: 30_000 });
+    process.kill(first, 'SIGCONT');
+    frozen = undefined;
+
+    const seen: string[] = [];
+    let last: any;
+    const ended = await until('the task ends', 60_000, async () => {
+      const task = (last = await getTask(awake.url, taskId));
+      if (task.status === 'input_required') seen.push(...Object.keys(task.inputRequests));
+      return ['completed', 'failed', 'cancelled'].includes(task.status) ? task : undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; last seen: ${JSON.stringify(last)}`);
+    });
+    expect(seen, 'asked again for what was answered').to.deep.equal([]);
+    expect(ended.status).to.equal('completed');
+    expect(journalLines(journal, 'effect', taskId)).to.have.length(1);
+  });
+});
