@@ -98,6 +98,7 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * providers, which record nothing until the host registers an SDK (before this call, for metrics).
    */
   telemetry?: TelemetryOptions;
+  /**
    * Requests that live long have their own budget, per caller and per instance, apart from the
    * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
    * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).

@@ -41,6 +41,8 @@ const SLOW = [
   'test/package/new-project.test.ts',
   'test/package/packed-package.test.ts',
   'test/security/stalled-bodies.test.ts',
+  'test/telemetry/flow-trace.test.ts',
+  'test/telemetry/prometheus-scrape.test.ts',
 ];
 
 // A renamed or deleted file must leave the list too, or the list would stop saying what is slow.
