@@ -19,7 +19,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { openState, sealBounded } from '../state/sealed-state.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
-import { RoundKernel, type RequestRoundOutcome } from '../round/index.js';
+import { RoundKernel, type RequestRoundOutcome, type XStatePath } from '../round/index.js';
 import { RequestRound, type Binding, type Resumed, type RoundSettings } from './request-round.js';
 
 export interface FlowEngineOptions {
@@ -40,6 +40,11 @@ export interface FlowEngineOptions {
   replayGuard?: ReplayGuard;
   /** Live single-use claims one caller may hold (1,000). */
   singleUseQuota?: number;
+  /**
+   * `auto` (the default) runs rounds without invoked actors or delays in a lean copy of XState's
+   * actor (engine/round/round-actor.ts); `public` runs every round in XState's own.
+   */
+  xstatePath?: XStatePath;
 }
 
 export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
@@ -78,7 +83,7 @@ export class FlowEngine {
       budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
     };
-    this.#kernel = new RoundKernel({ logger: this.#logger });
+    this.#kernel = new RoundKernel({ logger: this.#logger, xstatePath: options.xstatePath ?? 'auto' });
     this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
     this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
   }
