@@ -3,7 +3,7 @@
  * the server with a message that says how to fix it. docs/configuration.md lists them all.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
+import { ConfigurationError, definedFields, KeyRing, parseKeyRing, type XStatePath } from '../engine/index.js';
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
 import { tracesAsked, type TelemetrySettings } from './telemetry-sdk.js';
 import { limitsFromEnvironment, type LimitOptions } from './limit-options.js';
@@ -46,6 +46,8 @@ export interface EnvironmentConfig {
   };
   /** Timeouts and sockets per client (BATON_HEADERS_TIMEOUT_MS, …). */
   connectionLimits: Partial<ConnectionLimits>;
+  /** BATON_XSTATE_PATH: `public` runs every round in XState's own actor (docs/xstate.md, "Two paths"). */
+  xstatePath?: XStatePath;
   /** Host names and origins this server answers for (BATON_ALLOWED_HOSTS, BATON_ALLOWED_ORIGINS). */
   allowedHosts?: string[];
   allowedOrigins?: string[];
@@ -70,6 +72,12 @@ function positiveInteger(name: string, value: string | undefined): number | unde
     throw new ConfigurationError(`${name} must be a positive whole number, got "${value}".`);
   }
   return parsed;
+}
+
+function xstatePathFrom(value: string | undefined): XStatePath | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'auto' || value === 'public') return value;
+  throw new ConfigurationError(`BATON_XSTATE_PATH must be "auto" or "public", got "${value}".`);
 }
 
 /**
@@ -182,6 +190,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       maxSocketsPerClient: positiveInteger('BATON_MAX_SOCKETS_PER_CLIENT', env.BATON_MAX_SOCKETS_PER_CLIENT),
     }),
     ...definedFields({
+      xstatePath: xstatePathFrom(env.BATON_XSTATE_PATH),
       allowedHosts: list(env.BATON_ALLOWED_HOSTS),
       allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
     }),

@@ -17,6 +17,7 @@ export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './stat
 export { openState, sealState, type StateClaims, type SealedContent } from './state/sealed-state.js';
 export { structuralVersion } from './state/structural-version.js';
 export { toToolResult, toolError } from './round/tool-result.js';
+export type { XStatePath } from './round/round-actor.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
 export {
   DEFAULT_SINGLE_USE_QUOTA,

@@ -19,7 +19,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
-import { flowEndOf, roundEnd, RoundKernel, type RequestRoundOutcome } from '../round/index.js';
+import { flowEndOf, roundEnd, RoundKernel, type RequestRoundOutcome, type XStatePath } from '../round/index.js';
 import { RoundTrace, type RefusalReason, type Telemetry } from '../../telemetry/index.js';
 import { RequestRound, type Binding, type Resumed, type RoundSettings } from './request-round.js';
 
@@ -43,6 +43,11 @@ export interface FlowEngineOptions {
   singleUseQuota?: number;
   /** Spans and metrics (telemetry/); without it the engine records none. */
   telemetry?: Telemetry;
+  /**
+   * `auto` (the default) runs rounds without invoked actors or delays in a lean copy of XState's
+   * actor (engine/round/round-actor.ts); `public` runs every round in XState's own.
+   */
+  xstatePath?: XStatePath;
 }
 
 export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
@@ -91,7 +96,7 @@ export class FlowEngine {
       budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
     };
-    this.#kernel = new RoundKernel({ logger: this.#logger });
+    this.#kernel = new RoundKernel({ logger: this.#logger, xstatePath: options.xstatePath ?? 'auto' });
     this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
     this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
     this.#telemetry = options.telemetry;

@@ -7,6 +7,7 @@ export { RoundKernel, STUCK_MESSAGE, MISSING_CAPABILITY_MESSAGE, type RoundKerne
 export type { RoundSpec, RequestRoundSpec, TaskStepSpec } from './round-spec.js';
 export type { RoundOutcome, RequestRoundOutcome, TaskStepOutcome, FailureReason, Pause } from './round-outcome.js';
 export type { Progress } from './machine-reports.js';
+export type { XStatePath } from './round-actor.js';
 export type { Persisted } from './paused-snapshot.js';
 export type { PageRefMinter } from './pending-questions.js';
 export type { TaskTimer } from './scheduled-timers.js';
