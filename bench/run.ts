@@ -133,15 +133,23 @@ async function measureMicro(
   }
 }
 
-async function measureTasks(options: BenchOptions, failures: string[]): Promise<TaskThroughput[] | undefined> {
+async function measureTasks(
+  options: BenchOptions,
+  redisCpus: string | undefined,
+  failures: string[],
+): Promise<TaskThroughput[] | undefined> {
   try {
-    const results = await measureTaskThroughput(options.quick ? 1 : 5);
+    const results = await measureTaskThroughput(options.quick ? 1 : 5, redisCpus);
+    const rate = (f: { perSecond: number; p99Ms: number }, what: string) =>
+      `${f.perSecond.toFixed(0)} ${what}/s (p99 ${f.p99Ms.toFixed(1)} ms)`;
     for (const r of results) {
-      log(
-        `tasks (${r.store}) ${r.creates.perSecond.toFixed(0)} created/s (p99 ${r.creates.p99Ms.toFixed(1)} ms), ` +
-          `${r.gets.perSecond.toFixed(0)} tasks/get/s (p99 ${r.gets.p99Ms.toFixed(1)} ms)`,
-      );
-      const errors = r.creates.errors + r.gets.errors;
+      log(`tasks (${r.store}) ${rate(r.creates, 'created')}, ${rate(r.gets, 'tasks/get')}`);
+      if (r.floor) {
+        log(
+          `tasks floor: BullMQ ${rate(r.floor.jobs, 'jobs added and completed')}, ${rate(r.floor.hashReads, 'HMGET')}`,
+        );
+      }
+      const errors = r.creates.errors + r.gets.errors + (r.floor ? r.floor.jobs.errors + r.floor.hashReads.errors : 0);
       if (errors > 0) failures.push(`tasks (${r.store}): ${errors} errors`);
     }
     return results;
@@ -177,7 +185,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
   }
   const memory = options.memoryFlows > 0 ? await measureMemory(options, pinning.serverCpus, phaseFailures) : undefined;
   const micro = options.micro ? await measureMicro(options, pinning.serverCpus, phaseFailures) : undefined;
-  const tasks = await measureTasks(options, phaseFailures);
+  const tasks = await measureTasks(options, pinning.serverCpus, phaseFailures);
   machine.loadAtEnd = os.loadavg()[0]!;
   return {
     options,

@@ -51,6 +51,11 @@ export function libraryOf(url: string, name: string): string {
   const path = url.replace(/^file:\/\//, '');
   const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
   if (module === 'xstate') return 'xstate';
+  if (module === 'bullmq' || module === 'msgpackr') return 'bullmq';
+  if (module && /^(ioredis|redis-parser|redis-errors|denque|cluster-key-slot|standard-as-callback)$/.test(module)) {
+    return 'ioredis';
+  }
+  if (path.includes('internal/deps/undici')) return 'fetch (the bench client)';
   if (module === 'tweetnacl') return 'tweetnacl';
   if (module === 'ajv') return 'ajv';
   if (
@@ -62,9 +67,11 @@ export function libraryOf(url: string, name: string): string {
     return 'koa and its helpers';
   }
   if (path.includes('/server/engine/state/')) return 'server/engine/state';
+  if (path.includes('/server/engine/tasks/')) return 'server/engine/tasks';
   if (path.includes('/server/engine/')) return 'server/engine (flow, catalogue, authoring)';
   if (path.includes('/server/http/')) return 'server/http';
   if (path.includes('/server/protocol/')) return 'server/protocol';
+  if (path.includes('/bench/tasks/')) return 'bench (the task load)';
   if (path.includes('/bench/')) return 'bench tools (the machines)';
   if (/^node:(_http|internal\/streams|internal\/stream_base|net|stream)/.test(path)) return 'node http and streams';
   if (path.startsWith('node:')) return 'node other (promises, timers, events, crypto, abort)';

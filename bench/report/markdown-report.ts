@@ -22,6 +22,7 @@ import type { MachineInfo } from './machine-info.js';
 import { n, table } from './markdown-table.js';
 import { medianOf, metrics, select, type Combination } from './summary.js';
 import { notesSection, ratioSection, stateSection, targetSection } from './target-sections.js';
+import { tasksSection } from './tasks-section.js';
 
 export interface BenchReport {
   options: BenchOptions;
@@ -282,21 +283,6 @@ function combinationSection(report: BenchReport): string {
 ${lines.map((line) => `- ${line}`).join('\n')}`;
 }
 
-function tasksSection(tasks: TaskThroughput[] | undefined): string {
-  if (!tasks || tasks.length === 0) return '';
-  const row = (t: TaskThroughput) =>
-    `| ${t.store === 'redis' ? 'Redis + BullMQ' : 'in memory'} | ${n(t.creates.perSecond)} | ${n(t.creates.p99Ms, 1)} | ${n(t.gets.perSecond)} | ${n(t.gets.p99Ms, 1)} |`;
-  return [
-    '## Tasks',
-    '',
-    'An in-process Baton, `tools/call` of a tool that becomes a task at once and waits for an answer, then `tasks/get` on those tasks; 16 concurrent clients on loopback (`bench/tasks/task-throughput.ts`). With Redis the task is stored (sealed) and its first step queued on BullMQ before the call answers.',
-    '',
-    '| store | tasks created/s | create p99 ms | tasks/get/s | get p99 ms |',
-    '| --- | ---: | ---: | ---: | ---: |',
-    ...tasks.map(row),
-  ].join('\n');
-}
-
 export function markdownReport(report: BenchReport): string {
   return [
     header(report),
@@ -310,7 +296,7 @@ export function markdownReport(report: BenchReport): string {
     stateSection(report),
     memorySection(report.memory),
     microSection(report),
-    tasksSection(report.tasks),
+    tasksSection(report.tasks, report.records),
     combinationSection(report),
   ]
     .filter(Boolean)
