@@ -88,11 +88,12 @@ export async function measureRun(
 }
 
 /**
- * Plays every flow a few dozen times on each target before anything is measured: a Python server
- * imports and builds schemas on its first calls (its first requests take about a second), and V8
- * compiles the hot paths of a Node one. Without it the first runs of the matrix would measure that.
+ * Plays every flow 50 times (10 in quick mode) on each target before anything is measured: a
+ * Python server imports and builds schemas on its first calls (its first requests take about a
+ * second), and V8 compiles the hot paths of a Node one. Without it the first runs of the matrix
+ * would measure that.
  */
-export async function warmUp(targets: TargetHandle[], flows: readonly BenchFlow[]): Promise<void> {
+export async function warmUp(targets: TargetHandle[], flows: readonly BenchFlow[], flowsEach: number): Promise<void> {
   for (const target of targets) {
     for (const flow of flows) {
       await runLoad({
@@ -101,7 +102,7 @@ export async function warmUp(targets: TargetHandle[], flows: readonly BenchFlow[
         concurrency: 4,
         warmupMs: 0,
         durationMs: 0,
-        maxFlows: 50,
+        maxFlows: flowsEach,
         maxDurationMs: 10_000,
         questionKeys: TARGETS[target.kind].questionKeys,
       });
@@ -114,7 +115,8 @@ export async function runMatrix(
   options: BenchOptions,
   onRun: (record: RunRecord) => void,
 ): Promise<RunRecord[]> {
-  await warmUp(targets, options.flows);
+  // Quick mode only needs the first calls out of the way, not the hot paths compiled.
+  await warmUp(targets, options.flows, options.quick ? 10 : 50);
   const records: RunRecord[] = [];
   for (const concurrency of options.concurrency) {
     for (const flow of options.flows) {
