@@ -28,8 +28,16 @@ export function startsTask<T extends object>(state: T): T {
   return { ...state, tags: [...tags, TASK_TAG] };
 }
 
-/** What the engine knows about the run an actor system belongs to (a task, or one MRTR round). */
-const scopes = new WeakMap<AnyActorSystem, string>();
+/**
+ * What the engine knows about the run an actor system belongs to (a task, or one MRTR round).
+ * Kept on `globalThis` under a registered symbol, not in this module: a tools module may run
+ * with its own copy of this file (`baton serve` loads TypeScript tools in a tsx namespace, and a
+ * project can hold two installs of baton-mcp), and the engine's copy registers what the tool's
+ * copy reads.
+ */
+const SCOPES: unique symbol = Symbol.for('baton-mcp.runScopes') as never;
+const shared = globalThis as { [SCOPES]?: WeakMap<AnyActorSystem, string> };
+const scopes = (shared[SCOPES] ??= new WeakMap());
 
 /** Called by the engine when it creates the actor that runs a task or a round. */
 export function registerRunScope(system: AnyActorSystem, scope: string): void {
