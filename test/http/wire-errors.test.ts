@@ -31,7 +31,17 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
         const response = await fetch(server.url, { method });
         expect(response.status).to.equal(405);
         expect(response.headers.get('allow')).to.equal('POST');
+        expectError({ status: response.status, body: await response.json() }, 405, -32600);
       }
+    });
+
+    it('answers HEAD with the 405 headers of a GET, Content-Length included, and no body', async () => {
+      const get = await fetch(server.url);
+      const head = await fetch(server.url, { method: 'HEAD' });
+      expect(head.status).to.equal(405);
+      expect(head.headers.get('content-length')).to.equal(String((await get.arrayBuffer()).byteLength));
+      expect(head.headers.get('content-type')).to.equal(get.headers.get('content-type'));
+      expect(await head.text()).to.equal('');
     });
 
     it('answers a body that is not JSON with -32700, HTTP 400 and no id', async () => {
