@@ -291,6 +291,8 @@ ${lines.map((line) => `- ${line}`).join('\n')}`;
 export function markdownReport(report: BenchReport): string {
   return [
     header(report),
+    // Issue 29's bar, measured with `bench:compare` against the shipped build (hand-written).
+    handWritten('against-shipped-build.md'),
     barSection(report),
     limitSection(report),
     flowStepsSection(report.micro),
