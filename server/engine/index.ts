@@ -49,6 +49,8 @@ export {
   BullMqTaskQueue,
   declaresTasks,
   TASKS_EXTENSION,
+  TERMINAL_TASK_STATUSES,
+  isTerminalStatus,
   DEFAULT_TASK_QUOTAS,
   TaskLimitError,
   TaskFollowers,

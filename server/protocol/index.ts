@@ -15,7 +15,7 @@ export {
   type RequestId,
 } from './json-rpc.js';
 export { META, readRequestMeta, type RequestMeta } from './request-meta.js';
-export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
 export { InsufficientScope, ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
 export { catalogueScopes } from './scoped-methods.js';

@@ -23,13 +23,12 @@ import {
   TASKS_EXTENSION,
   ToolRegistry,
 } from '../engine/index.js';
-import { ANONYMOUS, createMcpDispatcher, META, toProtocolError } from '../protocol/index.js';
+import { ANONYMOUS, createMcpDispatcher, META, PROTOCOL_VERSION, toProtocolError } from '../protocol/index.js';
 import { BATON_VERSION } from '../version.js';
 import type { Send } from './round-exchange.js';
 import type { WaitingIn } from './run-rounds.js';
 import type { SimulatedFlow } from './simulated-flow.js';
 
-const EXAMPLE_PROTOCOL_VERSION = '2026-07-28';
 const EXAMPLE_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 const EXAMPLE_CLOCK = Date.UTC(2026, 6, 28, 12, 0, 0);
 const SIMULATION_KEY_ID = 'docs';
@@ -127,7 +126,7 @@ export function startSimulatedServer(flow: SimulatedFlow, options: SimulatedServ
       params: {
         ...params,
         _meta: {
-          [META.protocolVersion]: EXAMPLE_PROTOCOL_VERSION,
+          [META.protocolVersion]: PROTOCOL_VERSION,
           [META.clientCapabilities]: capabilities,
           [META.clientInfo]: { name: 'example-client', version: '1.0.0' },
         },

@@ -95,10 +95,16 @@ export function expiredOutcome(record: TaskRecord, toWireError: ToWireError): Ou
   return failedOutcome(new EngineError('task_expired', message), toWireError);
 }
 
-export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled', 'failed']);
+/** The statuses a task never leaves (tasks extension, "Task status"): polling stops at them. */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled', 'failed']);
+
+/** Whether a status, as read from the wire or a store, is one a task never leaves. */
+export function isTerminalStatus(status: unknown): boolean {
+  return (TERMINAL_TASK_STATUSES as ReadonlySet<unknown>).has(status);
+}
 
 export function isTerminal(record: Pick<TaskRecord, 'status'>): boolean {
-  return TERMINAL.has(record.status);
+  return TERMINAL_TASK_STATUSES.has(record.status);
 }
 
 /** The `Task` fields every shape shares. */
