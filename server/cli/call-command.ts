@@ -13,10 +13,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CallClient } from './call-client.js';
-import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
+import { askObject, askQuestion, type PromptIo } from './call-prompts.js';
 import { taskReporter } from './call-task.js';
 import { createServer } from '../create-server.js';
-import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
+import { findHeaderParams, KeyRing, silentLogger, type HeaderParam, type InputRequest } from '../engine/index.js';
 import { pageVisitor } from '../http/index.js';
 import { runRounds, type RoundsRun, type RunEnding } from '../simulation/index.js';
 import { commandUsage, parseCommandLine, UsageError as CommandLineError } from './command-line.js';

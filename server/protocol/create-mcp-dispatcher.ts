@@ -31,7 +31,7 @@ import { toolsListMethod } from './methods/tools-list.js';
 import { catalogueScopes, withScopeChecks } from './scoped-methods.js';
 import { ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
 
-export interface McpServiceOptions {
+export interface McpDispatcherOptions {
   serverInfo: ServerInfo;
   tools: ToolRegistry;
   prompts: PromptRegistry;
@@ -57,7 +57,7 @@ export interface McpServiceOptions {
   listen?: Partial<Omit<ListenOptions, 'budget'>>;
 }
 
-export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
+export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatcher {
   const { tools, prompts, resources, engine } = options;
   // Lists are fixed for the life of a process (no listChanged or subscribe advertised), except
   // live tools (`baton dev`), whose changes subscriptions/listen streams.
