@@ -13,6 +13,7 @@ import {
   type TaskManager,
   type ToolRegistry,
 } from '../engine/index.js';
+import { DISCOVER_TTL_MS, LIST_TTL_MS, READ_TTL_MS } from './caching-hints.js';
 import { McpDispatcher, type ServerInfo } from './mcp-dispatcher.js';
 import type { MethodSpec } from './method-context.js';
 import { completionMethod } from './methods/completion.js';
@@ -39,10 +40,6 @@ export interface McpDispatcherOptions {
   engine: FlowEngine;
   logger: Logger;
   instructions?: string;
-  /** Freshness of discover, list and read results (ttlMs). */
-  discoverTtlMs?: number;
-  listTtlMs?: number;
-  readTtlMs?: number;
   /** Items per list page. */
   pageSize?: number;
   /** Tasks (the `io.modelcontextprotocol/tasks` extension): served when a tool may run as one. */
@@ -76,14 +73,14 @@ export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatche
     catalogueScopes([...tools.list(), ...prompts.list(), ...resources.resources(), ...resources.templates()]).length >
       0;
   const list = {
-    ttlMs: options.listTtlMs ?? 5 * 60 * 1000,
+    ttlMs: LIST_TTL_MS,
     pageSize: options.pageSize ?? 100,
     ...(scoped ? { access } : {}),
   };
   const methods: Record<string, MethodSpec> = {
     'server/discover': discoverMethod({
       capabilities: () => capabilities,
-      ttlMs: options.discoverTtlMs ?? 60 * 60 * 1000,
+      ttlMs: DISCOVER_TTL_MS,
       ...(options.instructions ? { instructions: options.instructions } : {}),
     }),
     'tools/list': toolsListMethod(tools, list),
@@ -92,7 +89,7 @@ export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatche
     'prompts/get': promptsGetMethod(prompts, engine),
     'resources/list': resourcesListMethod(resources, list),
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
-    'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
+    'resources/read': resourcesReadMethod(resources, engine, { ttlMs: READ_TTL_MS }),
     'completion/complete': completionMethod(prompts, resources),
     'subscriptions/listen': subscriptionsListenMethod(
       { ...DEFAULT_LISTEN_OPTIONS, ...options.listen, budget: options.longLived ?? new LongLivedBudget() },
