@@ -30,6 +30,7 @@ export { ResourceRegistry } from './catalogue/resource-registry.js';
 export { toResourceContents } from './flow/resource-result.js';
 export { parseUriTemplate } from './catalogue/uri-template.js';
 export { isRecord, definedFields } from './plain-objects.js';
+export { eachStateNode } from './state-nodes.js';
 export { findHeaderParams, type HeaderParam } from './catalogue/header-param-schema.js';
 export {
   TaskManager,

@@ -9,7 +9,7 @@ import { DEFAULT_TIME_BUDGET_MS } from '../flow/flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
 import { answerHandlerProblems } from './answer-handler-checks.js';
 import { parallelDoneProblems } from './parallel-done-checks.js';
-import { eachStateNode } from './state-nodes.js';
+import { eachStateNode } from '../state-nodes.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from '../authoring/input-states.js';
 import { roundCrossingProblems, TASK_FIX } from '../round/round-crossing-checks.js';
 import { secretFields, secretFieldsMessage } from '../round/secret-fields.js';
