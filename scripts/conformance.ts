@@ -69,7 +69,7 @@ const shown = (path: string) => (path.startsWith(projectRoot) ? relative(project
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The child processes alive right now, so that errors and signals can stop them. */
-const running: { baton?: BatonProcess; suite?: SuiteHandle } = {};
+const running: { baton?: BatonProcess | undefined; suite?: SuiteHandle | undefined } = {};
 /** Set once a signal asked us to stop: no report then, only the signal's exit code. */
 let stoppedBy: NodeJS.Signals | undefined;
 const signalExitCode = (signal: NodeJS.Signals) => 128 + (constants.signals[signal] ?? 1);

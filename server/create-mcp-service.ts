@@ -103,9 +103,9 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
    * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).
    */
-  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>>;
+  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>> | undefined;
   /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
-  listen?: Partial<Omit<ListenOptions, 'budget'>>;
+  listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
 }
 
 export interface McpService {

@@ -41,5 +41,5 @@ export type FlowOutcome =
   | { kind: 'failed'; message: string }
   | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
   /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
-  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[]; traceContext?: string }
+  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[]; traceContext?: string | undefined }
   | { kind: 'aborted' };

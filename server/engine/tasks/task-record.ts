@@ -42,9 +42,9 @@ export interface TaskRecord {
   status: TaskStatus;
   phase: TaskPhase;
   /** The job running a step while `phase` is `running`; the same id comes back if its instance died. */
-  runningJob?: string;
+  runningJob?: string | undefined;
   /** Which run of that job holds the step (task-claims.ts): a job run again elsewhere takes a new one. */
-  runningStep?: string;
+  runningStep?: string | undefined;
   statusMessage?: string;
   /** Milliseconds since the epoch. */
   createdAt: number;
@@ -52,7 +52,7 @@ export interface TaskRecord {
   ttlMs: number;
   pollIntervalMs: number;
   /** The persisted XState snapshot to continue from; dropped once the task is terminal. */
-  snapshot?: Record<string, unknown>;
+  snapshot?: Record<string, unknown> | undefined;
   timers: TaskTimer[];
   /** Outstanding questions by wire key, and the answers received so far for some of them. */
   asked: Record<string, AskedQuestion>;
