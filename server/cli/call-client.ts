@@ -32,7 +32,7 @@ export interface JsonRpcAnswer {
 export interface CallClientOptions {
   url: string;
   /** Sent as `Authorization: Bearer …` when set. */
-  token?: string;
+  token?: string | undefined;
   /** The tool's `x-mcp-header` parameters (from tools/list). */
   headerParams?: readonly HeaderParam[];
   onNotification?: (message: { method: string; params?: Record<string, any> }) => void;

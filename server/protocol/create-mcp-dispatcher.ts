@@ -39,19 +39,19 @@ export interface McpDispatcherOptions {
   resources: ResourceRegistry;
   engine: FlowEngine;
   logger: Logger;
-  instructions?: string;
+  instructions?: string | undefined;
   /** Items per list page. */
   pageSize?: number;
   /** Tasks (the `io.modelcontextprotocol/tasks` extension): served when a tool may run as one. */
-  tasks?: TaskManager;
+  tasks?: TaskManager | undefined;
   /** Broader OAuth scopes and the narrower ones each implies (docs/security.md, "Scopes"). */
-  scopeHierarchy?: ScopeHierarchy;
+  scopeHierarchy?: ScopeHierarchy | undefined;
   /** Spans and metrics per request (telemetry/). */
-  telemetry?: Telemetry;
+  telemetry?: Telemetry | undefined;
   /** The budget of long-lived requests (listen streams), shared with the 2025-11-25 layer. */
   longLived?: LongLivedBudget;
   /** Keep-alive, lifetime and task ids of one listen stream (subscriptions-listen.ts). */
-  listen?: Partial<Omit<ListenOptions, 'budget'>>;
+  listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
 }
 
 export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatcher {
@@ -106,9 +106,7 @@ export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatche
     serverInfo: options.serverInfo,
     capabilities: () => capabilities,
     logger: options.logger,
-    ...(options.telemetry ? { telemetry: options.telemetry } : {}),
-    methods: scoped
-      ? withScopeChecks(methods, { tools, prompts, resources, ...(tasks ? { tasks } : {}) }, access)
-      : methods,
+    telemetry: options.telemetry,
+    methods: scoped ? withScopeChecks(methods, { tools, prompts, resources, tasks }, access) : methods,
   });
 }
