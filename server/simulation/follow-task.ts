@@ -89,9 +89,7 @@ export async function followTask(following: Following): Promise<Pick<RoundsRun, 
           const question = key.replace(/\.\d+$/, '');
           const occurrence = asked.get(question) ?? 0;
           asked.set(question, occurrence + 1);
-          answers[key] = await race(
-            policy(question, request, occurrence, { inputKey: key, in: where, ...(signal ? { signal } : {}) }),
-          );
+          answers[key] = await race(policy(question, request, occurrence, { inputKey: key, in: where, signal }));
         }
         for (const [key] of fresh) answered.add(key);
         // The answers belong to the exchange that showed the questions.

@@ -39,10 +39,10 @@ export interface SimulatedServerOptions {
    * Actors provided over the tool's `exampleActors` (a test's stand-ins). With `allowEffects` the
    * run may invoke actors that have an effect (a test that means it); the docs never set it.
    */
-  actors?: Record<string, AnyActorLogic>;
+  actors?: Record<string, AnyActorLogic> | undefined;
   allowEffects?: boolean;
   /** Cancels the request being dispatched (the server sees the client go away). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface SimulatedServer {
@@ -110,7 +110,7 @@ export function startSimulatedServer(flow: SimulatedFlow, options: SimulatedServ
     : EXAMPLE_CAPABILITIES;
   const dispatcher = createMcpDispatcher({
     serverInfo: { name: 'baton', version: BATON_VERSION },
-    ...(tasks ? { tasks: tasks.manager } : {}),
+    tasks: tasks?.manager,
     tools,
     prompts: new PromptRegistry(subject.kind === 'prompt' ? [subject.definition] : []),
     resources: new ResourceRegistry(subject.kind === 'resource' ? [subject.definition] : []),
