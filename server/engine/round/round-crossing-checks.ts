@@ -12,7 +12,7 @@ import { stateNodesUnder } from '../state-nodes.js';
 
 export interface RoundCrossingOptions {
   /** The tool runs only as a durable task, where `after` timers are durable. */
-  taskMode?: boolean;
+  taskMode?: boolean | undefined;
   /** The round's time budget in milliseconds. */
   timeBudgetMs: number;
 }
