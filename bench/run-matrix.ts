@@ -71,7 +71,7 @@ export async function measureRun(
       const start = cpuBefore ?? before.cpu;
       const end = cpuAfter ?? after.cpu;
       const cpu = end.user + end.system - start.user - start.system;
-      record.serverCpuMicrosPerRequest = result.requests ? cpu / result.requests : undefined;
+      if (result.requests) record.serverCpuMicrosPerRequest = cpu / result.requests;
       record.serverCpuShare = cpu / (result.windowMs * 1000);
       record.serverRss = after.rss;
       if (before.writes && after.writes && result.requests) {

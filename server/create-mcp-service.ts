@@ -103,9 +103,9 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
    * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).
    */
-  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>>;
+  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>> | undefined;
   /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
-  listen?: Partial<Omit<ListenOptions, 'budget'>>;
+  listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
 }
 
 export interface McpService {
@@ -113,7 +113,7 @@ export interface McpService {
   engine: FlowEngine;
   registry: ToolRegistry;
   /** Present when some tool may run as a task. */
-  tasks?: TaskManager;
+  tasks?: TaskManager | undefined;
   /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
   legacy: LegacyService | undefined;
   logger: Logger;
@@ -166,7 +166,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
   const resources = new ResourceRegistry(options.resources ?? []);
   const dispatcher = createMcpDispatcher({
     longLived,
-    ...(options.listen ? { listen: options.listen } : {}),
+    listen: options.listen,
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
     prompts: new PromptRegistry(options.prompts ?? []),
@@ -174,10 +174,10 @@ export function createMcpService(options: McpServiceOptions): McpService {
     engine,
     logger,
     telemetry,
-    ...(tasks ? { tasks: tasks.manager } : {}),
-    ...(options.instructions ? { instructions: options.instructions } : {}),
+    tasks: tasks?.manager,
+    instructions: options.instructions,
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
-    ...(options.scopeHierarchy ? { scopeHierarchy: options.scopeHierarchy } : {}),
+    scopeHierarchy: options.scopeHierarchy,
   });
   const legacy =
     options.legacy === false
@@ -201,7 +201,7 @@ export function createMcpService(options: McpServiceOptions): McpService {
     logger,
     telemetry,
     legacy,
-    ...(tasks ? { tasks: tasks.manager } : {}),
+    tasks: tasks?.manager,
     close: async () => {
       await tasks?.close();
     },

@@ -70,7 +70,8 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
   const keyRing = options.keyRing ?? config.keyRing;
   if (keyRing === config.keyRing && config.devKey) warn('development_key', DEV_KEY_WARNING);
   const host = options.host ?? config.host;
-  const effective = { ...config, host, ...(options.replayGuard ? { redisUrl: undefined } : {}) };
+  const effective: EnvironmentConfig = { ...config, host };
+  if (options.replayGuard) delete effective.redisUrl;
   if (!options.originPolicy && !cluster.isWorker) {
     const openHost = openHostWarning(effective);
     if (openHost) warn('open_host_list', openHost);

@@ -6,9 +6,8 @@
  * result other than the flow's.
  */
 import type { BenchFlow } from '../flows/bench-flows.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { answerAll } from './answer-from-schema.js';
-
-export const PROTOCOL_VERSION = '2026-07-28';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,

@@ -11,7 +11,8 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { createConnection, createServer as createNetServer } from 'node:net';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
-import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger } from '../../server/engine/index.js';
+import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger, TASKS_EXTENSION } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { benchTaskTool } from '../tools/bench-task.js';
 import { measureTaskFloor, type TaskFloor } from './task-floor.js';
 import { load, TASK_CLIENTS, type OpFigures } from './task-load.js';
@@ -29,10 +30,10 @@ export interface TaskThroughput {
 const TASK_PREFIX = 'bench:task:';
 
 const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
   'io.modelcontextprotocol/clientCapabilities': {
     elicitation: {},
-    extensions: { 'io.modelcontextprotocol/tasks': {} },
+    extensions: { [TASKS_EXTENSION]: {} },
   },
 };
 
@@ -52,7 +53,7 @@ async function post(
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': '2026-07-28',
+    'mcp-protocol-version': PROTOCOL_VERSION,
     'mcp-method': method,
     'mcp-name': name,
   };

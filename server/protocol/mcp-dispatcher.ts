@@ -66,7 +66,7 @@ export interface DispatcherOptions {
   capabilities: () => Record<string, unknown>;
   logger: Logger;
   /** Spans and metrics per request (telemetry/). */
-  telemetry?: Telemetry;
+  telemetry?: Telemetry | undefined;
 }
 
 export class McpDispatcher {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { callToolResult, parallelFlow, threeQuestionFlow } from '../../bench/flows/bench-flows.js';
 import { askedField, readRound, requestBody, responseMessage } from '../../bench/load/mcp-exchange.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
 const json = (message: unknown, status = 200) => ({
   status,
@@ -30,7 +31,7 @@ describe('bench mcp-exchange', () => {
     expect(body).to.include({ jsonrpc: '2.0', id: 7, method: 'tools/call' });
     expect(body.params).to.include({ name: flow.tool, requestState: 's' });
     expect(body.params.inputResponses).to.deep.equal({ a: 1 });
-    expect(body.params._meta['io.modelcontextprotocol/protocolVersion']).to.equal('2026-07-28');
+    expect(body.params._meta['io.modelcontextprotocol/protocolVersion']).to.equal(PROTOCOL_VERSION);
   });
 
   it('answers the asked keys and carries the state into the next round', () => {

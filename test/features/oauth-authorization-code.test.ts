@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { createServer, type BatonServer } from '../../server/create-server.js';
 import { defineTool, silentLogger } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { startIssuer, type TestIssuer } from '../helpers/oidc-issuer.js';
 import { freePort } from '../helpers/spawn-baton.js';
@@ -154,7 +155,7 @@ describe('official client: authorization code with PKCE against a real provider'
       { name: 'baton-auth-code-test', version: '1.0.0' },
       {
         capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
         inputRequired: { autoFulfill: true, maxRounds: 5 },
       },
     );

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { createServer, type BatonServer } from '../../server/create-server.js';
 import { defineTool, silentLogger } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { startIssuer, type IssuerClient, type TestIssuer } from '../helpers/oidc-issuer.js';
 import { freePort } from '../helpers/spawn-baton.js';
@@ -61,7 +62,7 @@ describe('official client with OAuth client credentials against a real issuer', 
       { name: 'baton-oauth-test', version: '1.0.0' },
       {
         capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
         inputRequired: { autoFulfill: true, maxRounds: 5 },
       },
     );

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { postRaw, requestMeta, rpc, standardHeaders, callTool } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
 describe('Streamable HTTP endpoint: the validation ladder', () => {
   let server: RunningServer;
@@ -113,10 +114,13 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
     const metas: Array<[string, Record<string, unknown> | undefined]> = [
       ['no _meta', undefined],
       ['no protocolVersion', { 'io.modelcontextprotocol/clientCapabilities': {} }],
-      ['no clientCapabilities', { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }],
+      ['no clientCapabilities', { 'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION }],
       [
         'clientCapabilities that are not an object',
-        { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': [] },
+        {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+          'io.modelcontextprotocol/clientCapabilities': [],
+        },
       ],
     ];
     for (const [label, meta] of metas) {
@@ -133,7 +137,7 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
         method: 'server/discover',
         params: {
           _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
             'io.modelcontextprotocol/clientCapabilities': {},
           },
         },

@@ -8,6 +8,7 @@
  */
 import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { postRaw, requestMeta, standardHeaders, type RawResponse } from '../helpers/mcp-http.js';
 import { OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
@@ -131,7 +132,7 @@ describe('traces of a flow across two instances (OTLP/HTTP)', function () {
       'mcp.method.name': 'tools/call',
       'gen_ai.tool.name': 'release',
       'gen_ai.operation.name': 'execute_tool',
-      'mcp.protocol.version': '2026-07-28',
+      'mcp.protocol.version': PROTOCOL_VERSION,
       'network.transport': 'tcp',
       'baton.result_type': 'input_required',
     });
