@@ -8,21 +8,15 @@
  */
 import { expect } from 'chai';
 import {
-  Client,
-  StreamableHTTPClientTransport,
   UnauthorizedError,
   type CallToolResult,
   type OAuthClientMetadata,
   type OAuthClientProvider,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { createServer, type BatonServer } from '../../server/create-server.js';
-import { defineTool, silentLogger } from '../../server/engine/index.js';
-import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { startIssuer, type TestIssuer } from '../helpers/oidc-issuer.js';
-import { freePort } from '../helpers/spawn-baton.js';
-import { closeServer, testKeyRing } from '../helpers/test-server.js';
+import { answeringClient, serveScopedRelease } from '../helpers/scoped-release.js';
 
 const REDIRECT_URI = 'http://127.0.0.1:1/callback';
 const CLIENT_ID = 'desk-app';
@@ -123,7 +117,6 @@ describe('official client: authorization code with PKCE against a real provider'
   this.timeout(30_000);
   const release = countingRelease();
   let issuer: TestIssuer;
-  let baton: BatonServer;
   let url: string;
   let stop: () => Promise<void>;
 
@@ -131,44 +124,14 @@ describe('official client: authorization code with PKCE against a real provider'
     issuer = await startIssuer([], undefined, {
       browser: { clientId: CLIENT_ID, redirectUri: REDIRECT_URI, scopes: ['deploy:write'] },
     });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/mcp`;
-    baton = createServer({
-      keyRing: testKeyRing(),
-      logger: silentLogger,
-      tools: [defineTool({ ...release.tool, scopes: ['deploy:write'] })],
-      oauth: { issuers: [issuer.issuer], resource: url },
-    });
-    const { server } = await baton.listen(port, '127.0.0.1');
-    stop = async () => {
-      await closeServer(server);
-      await baton.close();
-    };
+    ({ url, stop } = await serveScopedRelease(release, issuer.issuer));
   });
   after(async () => {
     await stop?.();
     await issuer?.close();
   });
 
-  function connectAs(provider: BrowserFlowProvider) {
-    const client = new Client(
-      { name: 'baton-auth-code-test', version: '1.0.0' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
-        inputRequired: { autoFulfill: true, maxRounds: 5 },
-      },
-    );
-    client.setRequestHandler('elicitation/create', async ({ params }) => {
-      const fields = params.mode === 'url' ? [] : Object.keys(params.requestedSchema.properties);
-      const content: Record<string, string | boolean> = fields.includes('window')
-        ? { window: 'tonight' }
-        : { confirm: true };
-      return { action: 'accept' as const, content };
-    });
-    const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
-    return { client, transport };
-  }
+  const connectAs = (provider: BrowserFlowProvider) => answeringClient('baton-auth-code-test', url, provider);
 
   it('signs the user in through the provider and completes release with the token', async () => {
     const provider = new BrowserFlowProvider();
