@@ -4,7 +4,9 @@
  * both pinned to the server core, and the load generator alternates between them in short
  * windows, so slow drifts of the machine's load fall on both alike. The answer is the median of
  * the paired ratios (this build's CPU per request, flows per second and p99 over the baseline's,
- * window by window).
+ * window by window). The order within a pair alternates (A B, then B A): a build measured second
+ * in a pair runs on a machine the first has just warmed (caches, the generator's heap, the
+ * other engineers' load as it ramps), so a fixed order would bias every pair the same way.
  *
  * Measuring two builds in one process misleads: one build's garbage is collected on the other's
  * time. A baseline is a built tree of another commit, e.g.
@@ -12,6 +14,7 @@
  *   ln -s "$PWD/node_modules" /tmp/base/node_modules && (cd /tmp/base && npm run build)
  *   npm run bench:compare -- /tmp/base/dist --flows parallel,three-question
  */
+import os from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { pinCores } from './cpu-pinning.js';
@@ -22,17 +25,20 @@ import { spawnTarget, type TargetHandle } from './targets/target-handle.js';
 export interface CompareOptions {
   baseline: string;
   flows: BenchFlow[];
-  concurrency: number;
+  concurrency: number[];
   windows: number;
   windowMs: number;
+  /** Run this build with an OpenTelemetry SDK registered and a no-op exporter (noop-telemetry.ts). */
+  telemetry: boolean;
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [options]
 
   --flows <list>        ${BENCH_FLOWS.map((f) => f.label).join(',')} (default: all)
-  --concurrency <n>     virtual clients (default 16)
-  --windows <n>         alternating windows per build and flow (default 10)
+  --concurrency <list>  virtual clients, one comparison each (default 16; e.g. 16,64)
+  --windows <n>         alternating windows per build and flow (default 10; pairs alternate A B, B A)
   --seconds <s>         length of one window (default 2)
+  --telemetry           this build with telemetry on (spans and metrics, exported nowhere)
 `;
 
 export function parseCompareOptions(argv: string[]): CompareOptions {
@@ -52,12 +58,20 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`${name} needs a positive number\n${COMPARE_USAGE}`);
     return parsed;
   };
+  const concurrency = (value('--concurrency') ?? '16').split(',').map((text) => {
+    const parsed = Number(text.trim());
+    if (!Number.isInteger(parsed) || parsed <= 0) {
+      throw new Error(`--concurrency needs positive whole numbers\n${COMPARE_USAGE}`);
+    }
+    return parsed;
+  });
   return {
     baseline: resolve(baseline),
     flows,
-    concurrency: number('--concurrency', 16),
+    concurrency,
     windows: number('--windows', 10),
     windowMs: number('--seconds', 2) * 1000,
+    telemetry: rest.includes('--telemetry'),
   };
 }
 
@@ -94,6 +108,14 @@ async function measureWindow(
 }
 
 /**
+ * Which build goes first in pair `window`: the baseline in even pairs, this build in odd ones
+ * (A B B A A B …), so neither always runs on a machine the other has just warmed.
+ */
+export function baselineFirst(window: number): boolean {
+  return window % 2 === 0;
+}
+
+/**
  * One flow's line: for the CPU per request, flows per second and p99, the baseline's and this
  * build's medians and the median of the paired ratios (this build ÷ the baseline, window by window).
  */
@@ -105,7 +127,7 @@ export function comparisonLine(label: string, before: WindowResult[], after: Win
     return `${name} ${value(before)} → ${value(after)}${unit} ${median(ratios).toFixed(3)}x (${spread})`;
   };
   return [
-    label.padEnd(15),
+    label.padEnd(20),
     measure('CPU', (w) => w.cpuMicrosPerRequest, ' µs/req', 1),
     measure('flows/s', (w) => w.flowsPerSecond, '', 0),
     measure('p99', (w) => w.p99Ms, ' ms', 2),
@@ -121,23 +143,44 @@ async function main(): Promise<void> {
   )) as { spawnTarget: typeof spawnTarget };
   const spawnOptions = serverCpus ? { cpus: serverCpus } : {};
   const baseline = await baselineHandle.spawnTarget('baton', spawnOptions);
-  const current = await spawnTarget('baton', spawnOptions);
+  const current = await spawnTarget('baton', {
+    ...spawnOptions,
+    // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
+    ...(options.telemetry ? { env: { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } } : {}),
+  });
   try {
+    process.stdout.write(`load average at start: ${loadAverage()}\n`);
     process.stdout.write('each: baseline median → this build median, this ÷ baseline (min–max over windows)\n');
-    for (const flow of options.flows) {
-      // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.
-      for (const target of [baseline, current]) await measureWindow(target, flow, options.concurrency, 2000);
-      const before: WindowResult[] = [];
-      const after: WindowResult[] = [];
-      for (let window = 0; window < options.windows; window++) {
-        before.push(await measureWindow(baseline, flow, options.concurrency, options.windowMs));
-        after.push(await measureWindow(current, flow, options.concurrency, options.windowMs));
+    for (const concurrency of options.concurrency) {
+      for (const flow of options.flows) {
+        // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.
+        for (const target of [baseline, current]) await measureWindow(target, flow, concurrency, 2000);
+        const before: WindowResult[] = [];
+        const after: WindowResult[] = [];
+        for (let window = 0; window < options.windows; window++) {
+          if (baselineFirst(window)) {
+            before.push(await measureWindow(baseline, flow, concurrency, options.windowMs));
+            after.push(await measureWindow(current, flow, concurrency, options.windowMs));
+          } else {
+            after.push(await measureWindow(current, flow, concurrency, options.windowMs));
+            before.push(await measureWindow(baseline, flow, concurrency, options.windowMs));
+          }
+        }
+        process.stdout.write(`${comparisonLine(`${flow.label} c=${concurrency}`, before, after)}\n`);
       }
-      process.stdout.write(`${comparisonLine(flow.label, before, after)}\n`);
     }
+    process.stdout.write(`load average at end: ${loadAverage()}\n`);
   } finally {
     await Promise.all([baseline.stop(), current.stop()]);
   }
+}
+
+/** The machine's 1, 5 and 15 minute load averages: other work on the machine shows here. */
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 }
 
 const invokedAs = process.argv[1] ?? '';

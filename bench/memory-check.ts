@@ -36,7 +36,11 @@ export async function runMemoryCheck(options: {
   cpus?: string;
 }): Promise<MemoryResult> {
   const target = await spawnTarget('baton', options.cpus ? { cpus: options.cpus } : {});
-  const sample = (flows: number, usage: Usage): MemorySample => ({ flows, rss: usage.rss, heapUsed: usage.heapUsed });
+  const sample = (flows: number, usage: Usage): MemorySample => ({
+    flows,
+    rss: usage.rss,
+    heapUsed: usage.heapUsed ?? NaN,
+  });
   try {
     const warm = await runLoad({
       url: target.url,

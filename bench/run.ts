@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: Baton against the official SDK v2 and the bare-Koa floor, side by side on
- * loopback, then the memory check and the engine micro-benchmarks (the middle round's steps, and
+ * `npm run bench`: Baton against the official TypeScript SDK v2, the official Python SDK, FastMCP
+ * and the bare-Koa floor, side by side on loopback, then the memory check and the engine micro-benchmarks (the middle round's steps, and
  * every flow's round by round); saves the raw results, writes docs/benchmarks.md (full mode) and
  * ends with one line `bench: N passed, N failed`, N counting the target x flow combinations whose
  * every run completed without an error (a phase that fails outright counts as one more failure).
@@ -21,14 +21,16 @@ import { combinations } from './report/summary.js';
 import { runMatrix, type RunRecord } from './run-matrix.js';
 import { measureTaskThroughput, type TaskThroughput } from './tasks/task-throughput.js';
 import { loadRun, saveRun } from './saved-run.js';
-import { killAllTargets, spawnTarget, type TargetHandle } from './targets/target-handle.js';
+import { preparePythonEnv } from './targets/python-env.js';
+import { isPythonTarget } from './targets/target-catalogue.js';
+import { killAllTargets, spawnTarget, type SpawnOptions, type TargetHandle } from './targets/target-handle.js';
 
 function log(line: string): void {
   process.stdout.write(`bench: ${line}\n`);
 }
 
 function describeRun(record: RunRecord): string {
-  const head = `${record.target.padEnd(5)} ${record.flow.padEnd(14)} c=${String(record.concurrency).padEnd(3)} rep ${record.rep}`;
+  const head = `${record.target.padEnd(10)} ${record.flow.padEnd(14)} c=${String(record.concurrency).padEnd(3)} rep ${record.rep}`;
   if (record.failure || !record.result) return `${head}  FAILED: ${record.failure ?? 'no result'}`;
   const r = record.result;
   const cpu = record.serverCpuMicrosPerRequest;
@@ -40,11 +42,29 @@ function describeRun(record: RunRecord): string {
   );
 }
 
-async function startTargets(options: BenchOptions, serverCpus: string | undefined): Promise<TargetHandle[]> {
-  // One at a time: on two cores, parallel tsx start-ups only slow each other down.
+/**
+ * The Python the Python targets need (made on first use); when it cannot be had, those targets
+ * are left out of this run with one line that says why, and the report says so too.
+ */
+function preparePython(options: BenchOptions): {
+  python?: string;
+  version?: string;
+  skipped?: BenchReport['skipped'];
+} {
+  const wanted = options.targets.filter(isPythonTarget);
+  if (wanted.length === 0) return {};
+  const env = preparePythonEnv(log);
+  if ('python' in env) return { python: env.python, version: env.version };
+  log(`skipping the Python targets (${wanted.join(', ')}): ${env.skipped}`);
+  options.targets = options.targets.filter((kind) => !isPythonTarget(kind));
+  return { skipped: { targets: wanted, reason: env.skipped } };
+}
+
+async function startTargets(options: BenchOptions, spawnOptions: SpawnOptions): Promise<TargetHandle[]> {
+  // One at a time: on two cores, parallel start-ups only slow each other down.
   const targets: TargetHandle[] = [];
   for (const kind of options.targets) {
-    const target = await spawnTarget(kind, serverCpus ? { cpus: serverCpus } : {});
+    const target = await spawnTarget(kind, spawnOptions);
     log(`${kind} target ready at ${target.url} (pid ${target.pid})`);
     targets.push(target);
   }
@@ -113,15 +133,23 @@ async function measureMicro(
   }
 }
 
-async function measureTasks(options: BenchOptions, failures: string[]): Promise<TaskThroughput[] | undefined> {
+async function measureTasks(
+  options: BenchOptions,
+  redisCpus: string | undefined,
+  failures: string[],
+): Promise<TaskThroughput[] | undefined> {
   try {
-    const results = await measureTaskThroughput(options.quick ? 1 : 5);
+    const results = await measureTaskThroughput(options.quick ? 1 : 5, redisCpus);
+    const rate = (f: { perSecond: number; p99Ms: number }, what: string) =>
+      `${f.perSecond.toFixed(0)} ${what}/s (p99 ${f.p99Ms.toFixed(1)} ms)`;
     for (const r of results) {
-      log(
-        `tasks (${r.store}) ${r.creates.perSecond.toFixed(0)} created/s (p99 ${r.creates.p99Ms.toFixed(1)} ms), ` +
-          `${r.gets.perSecond.toFixed(0)} tasks/get/s (p99 ${r.gets.p99Ms.toFixed(1)} ms)`,
-      );
-      const errors = r.creates.errors + r.gets.errors;
+      log(`tasks (${r.store}) ${rate(r.creates, 'created')}, ${rate(r.gets, 'tasks/get')}`);
+      if (r.floor) {
+        log(
+          `tasks floor: BullMQ ${rate(r.floor.jobs, 'jobs added and completed')}, ${rate(r.floor.hashReads, 'HMGET')}`,
+        );
+      }
+      const errors = r.creates.errors + r.gets.errors + (r.floor ? r.floor.jobs.errors + r.floor.hashReads.errors : 0);
       if (errors > 0) failures.push(`tasks (${r.store}): ${errors} errors`);
     }
     return results;
@@ -142,8 +170,13 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
   const phaseFailures: string[] = [];
   let records: RunRecord[] = [];
   let targets: TargetHandle[] = [];
+  const { python, version, skipped } = preparePython(options);
+  if (version) machine.python = version;
   try {
-    targets = await startTargets(options, pinning.serverCpus);
+    targets = await startTargets(options, {
+      ...(pinning.serverCpus ? { cpus: pinning.serverCpus } : {}),
+      ...(python ? { python } : {}),
+    });
     records = await runMatrix(targets, options, (record) => log(describeRun(record)));
   } catch (error) {
     phaseFailures.push(`matrix: ${(error as Error).message}`);
@@ -152,7 +185,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
   }
   const memory = options.memoryFlows > 0 ? await measureMemory(options, pinning.serverCpus, phaseFailures) : undefined;
   const micro = options.micro ? await measureMicro(options, pinning.serverCpus, phaseFailures) : undefined;
-  const tasks = await measureTasks(options, phaseFailures);
+  const tasks = await measureTasks(options, pinning.serverCpus, phaseFailures);
   machine.loadAtEnd = os.loadavg()[0]!;
   return {
     options,
@@ -162,6 +195,7 @@ async function measure(options: BenchOptions): Promise<BenchReport> {
     ...(memory ? { memory } : {}),
     ...(micro ? { micro } : {}),
     ...(tasks ? { tasks } : {}),
+    ...(skipped ? { skipped } : {}),
     seconds: (performance.now() - started) / 1000,
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     phaseFailures,

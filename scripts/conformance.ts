@@ -24,6 +24,7 @@ import { constants } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateKeyEntry } from '../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../server/protocol/index.js';
 import {
   ensureRunnerInstalled,
   findNode22,
@@ -44,7 +45,7 @@ import {
 } from './conformance/index.js';
 
 /** The 2026-07-28 artifacts keep their historical names; other revisions add a suffix. */
-const REVISIONS = ['2026-07-28', '2025-11-25'] as const;
+const REVISIONS = [PROTOCOL_VERSION, '2025-11-25'] as const;
 type Revision = (typeof REVISIONS)[number];
 const HOST = '127.0.0.1';
 /** Per scenario; the suite's default of 30 s lets a hanging server cost 50 x 30 s. */
@@ -68,7 +69,7 @@ const shown = (path: string) => (path.startsWith(projectRoot) ? relative(project
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The child processes alive right now, so that errors and signals can stop them. */
-const running: { baton?: BatonProcess; suite?: SuiteHandle } = {};
+const running: { baton?: BatonProcess | undefined; suite?: SuiteHandle | undefined } = {};
 /** Set once a signal asked us to stop: no report then, only the signal's exit code. */
 let stoppedBy: NodeJS.Signals | undefined;
 const signalExitCode = (signal: NodeJS.Signals) => 128 + (constants.signals[signal] ?? 1);
@@ -212,7 +213,7 @@ async function runRevision(
   rmSync(results, { recursive: true, force: true }); // only this run's folders may be read
   rmSync(tasksResultsDir(revision), { recursive: true, force: true });
   // Tasks are a 2026-07-28 extension: forced on that revision only.
-  const forced = revision === '2026-07-28' ? tasks : [];
+  const forced = revision === PROTOCOL_VERSION ? tasks : [];
   const run = await runAgainstBaton(node, suite.cliPath, revision, forced);
   if (stoppedBy) return { code: signalExitCode(stoppedBy), scored: [], tasks: [] };
 

@@ -41,6 +41,7 @@ import {
   type ServerInfo,
 } from './protocol/index.js';
 import { BATON_VERSION } from './version.js';
+import { Telemetry, tracedLogger, type TelemetryOptions } from './telemetry/index.js';
 
 /** Where tasks live and run (docs/tasks.md). Defaults: this process's memory, one instance. */
 export interface TaskOptions {
@@ -61,7 +62,7 @@ export interface TaskOptions {
   concurrency?: number;
 }
 
-export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger'> {
+export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger' | 'telemetry'> {
   tools: ToolDefinition[];
   /**
    * The tool list may change while serving (`baton dev`): `registry` is then a LiveToolRegistry,
@@ -93,13 +94,18 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
    */
   scopeHierarchy?: ScopeHierarchy;
   /**
+   * Where spans and metrics go (docs/observability.md). Default: OpenTelemetry's global
+   * providers, which record nothing until the host registers an SDK (before this call, for metrics).
+   */
+  telemetry?: TelemetryOptions;
+  /**
    * Requests that live long have their own budget, per caller and per instance, apart from the
    * request gate: `listen_streams` (subscriptions/listen) and `waiting_calls` (2025-11-25 calls
    * waiting for an answer). Defaults: 16 per caller, 512 per instance, each (docs/configuration.md).
    */
-  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>>;
+  longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>> | undefined;
   /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
-  listen?: Partial<Omit<ListenOptions, 'budget'>>;
+  listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
 }
 
 export interface McpService {
@@ -107,16 +113,23 @@ export interface McpService {
   engine: FlowEngine;
   registry: ToolRegistry;
   /** Present when some tool may run as a task. */
-  tasks?: TaskManager;
+  tasks?: TaskManager | undefined;
   /** The 2025-11-25 layer (undefined when `legacy: false`); `resourceUpdated(uri)` notifies its subscribers. */
   legacy: LegacyService | undefined;
   logger: Logger;
+  telemetry: Telemetry;
   /** Stops running task steps and closes the task store and queue. */
   close(): Promise<void>;
 }
 
 /** The task manager and the runner that works its queue, when some tool may run as a task. */
-function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: FlowEngine, logger: Logger) {
+function startTasks(
+  options: McpServiceOptions,
+  registry: ToolRegistry,
+  engine: FlowEngine,
+  logger: Logger,
+  telemetry: Telemetry,
+) {
   if (!registry.list().some((tool) => tool.task !== undefined)) return undefined;
   const clock = options.clock ?? Date.now;
   const store = options.tasks?.store ?? new MemoryTaskStore({ clock });
@@ -129,6 +142,7 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
     toWireError: (error) => toProtocolError(error).toJSON(),
     logger,
     clock,
+    telemetry,
     ...definedFields({
       randomBytes: options.randomBytes,
       ttlMs: options.tasks?.ttlMs,
@@ -140,27 +154,30 @@ function startTasks(options: McpServiceOptions, registry: ToolRegistry, engine: 
 }
 
 export function createMcpService(options: McpServiceOptions): McpService {
-  const logger = options.logger ?? stderrLogger;
+  // Log lines name the span they were written in (trace_id, span_id) when one is active.
+  const logger = tracedLogger(options.logger ?? stderrLogger);
+  const telemetry = new Telemetry({ version: BATON_VERSION, ...options.telemetry });
   const registry = options.liveTools ? new LiveToolRegistry(options.tools) : new ToolRegistry(options.tools);
   for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
-  const engine = new FlowEngine({ ...options, logger });
-  const tasks = startTasks(options, registry, engine, logger);
+  const engine = new FlowEngine({ ...options, logger, telemetry });
+  const tasks = startTasks(options, registry, engine, logger, telemetry);
   const longLived = new LongLivedBudget(options.longLived);
   const resources = new ResourceRegistry(options.resources ?? []);
   const dispatcher = createMcpDispatcher({
     longLived,
-    ...(options.listen ? { listen: options.listen } : {}),
+    listen: options.listen,
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
     prompts: new PromptRegistry(options.prompts ?? []),
     resources,
     engine,
     logger,
-    ...(tasks ? { tasks: tasks.manager } : {}),
-    ...(options.instructions ? { instructions: options.instructions } : {}),
+    telemetry,
+    tasks: tasks?.manager,
+    instructions: options.instructions,
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
-    ...(options.scopeHierarchy ? { scopeHierarchy: options.scopeHierarchy } : {}),
+    scopeHierarchy: options.scopeHierarchy,
   });
   const legacy =
     options.legacy === false
@@ -176,13 +193,15 @@ export function createMcpService(options: McpServiceOptions): McpService {
           ...(options.stateTtlSeconds ? { stateTtlSeconds: options.stateTtlSeconds } : {}),
           ...(options.instructions ? { instructions: options.instructions } : {}),
         });
+  if (legacy) telemetry.metrics?.observe({ legacySessions: () => legacy.sessionCount });
   return {
     dispatcher,
     engine,
     registry,
     logger,
+    telemetry,
     legacy,
-    ...(tasks ? { tasks: tasks.manager } : {}),
+    tasks: tasks?.manager,
     close: async () => {
       await tasks?.close();
     },

@@ -84,7 +84,8 @@ export function createServer(options: BatonOptions): BatonServer {
   const oauth = options.oauth ? oauthResourceServer(options.oauth, options.logger) : undefined;
   const authenticate = options.authenticate ?? oauth?.authenticate;
   const docs = options.docs ?? !authenticate;
-  const service = createMcpService({ ...options, docs });
+  const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
+  const service = createMcpService({ ...options, docs, telemetry: { instanceId, ...options.telemetry } });
   const { dispatcher, registry, legacy, logger } = service;
   const scoped = catalogueScopes([...registry.list(), ...(options.prompts ?? []), ...(options.resources ?? [])]);
   const resource = options.protectedResource ?? oauth?.protectedResource;
@@ -95,7 +96,6 @@ export function createServer(options: BatonOptions): BatonServer {
     logger.warn('scopes_not_enforced', { scopes: scoped });
   }
   const host = options.host ?? '127.0.0.1';
-  const instanceId = options.instanceId ?? `${hostname()}:${process.pid}`;
   const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
   const path = options.path ?? '/mcp';
   const app = createHttpApp({

@@ -27,6 +27,9 @@ export {
   type TaskQueue,
   type TaskRecord,
   type TaskStatus,
+  TASKS_EXTENSION,
+  TERMINAL_TASK_STATUSES,
+  isTerminalStatus,
   type RedisTaskStoreOptions,
   type BullMqTaskQueueOptions,
 } from './engine/tasks/index.js';
@@ -44,5 +47,7 @@ export {
   type ProtectedResourceOptions,
   type OAuthOptions,
 } from './http/index.js';
+export { PROTOCOL_VERSION } from './protocol/index.js';
 export type { Principal, ScopeHierarchy, ServerInfo } from './protocol/index.js';
 export { AccessTokenVerifier, ASYMMETRIC_ALGORITHMS, type AccessTokenOptions } from './identity/index.js';
+export { Telemetry, INSTRUMENTATION_NAME, type TelemetryOptions } from './telemetry/index.js';

@@ -19,6 +19,7 @@ import { taskOptions } from './cli/task-options.js';
 import { createServer, type BatonOptions, type BatonServer } from './create-server.js';
 import { definedFields, stderrLogger, type KeyRing, type Logger } from './engine/index.js';
 import { applyV8Settings, appliedV8Settings } from './v8-settings.js';
+import { startTelemetrySdk, type TelemetrySdk } from './cli/telemetry-sdk.js';
 
 export interface ServeOptions extends Omit<BatonOptions, 'keyRing'> {
   /** The key ring (default: BATON_KEYS, else an ephemeral development key, with a loud warning). */
@@ -34,6 +35,8 @@ export interface Serving {
   url: string;
   server: Server;
   baton: BatonServer;
+  /** The OpenTelemetry SDK started from OTEL_* or BATON_METRICS_PORT, if any (cli/telemetry-sdk.ts). */
+  telemetry?: TelemetrySdk;
   close(): Promise<void>;
 }
 
@@ -67,13 +70,16 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
   const keyRing = options.keyRing ?? config.keyRing;
   if (keyRing === config.keyRing && config.devKey) warn('development_key', DEV_KEY_WARNING);
   const host = options.host ?? config.host;
-  const effective = { ...config, host, ...(options.replayGuard ? { redisUrl: undefined } : {}) };
+  const effective: EnvironmentConfig = { ...config, host };
+  if (options.replayGuard) delete effective.redisUrl;
   if (!options.originPolicy && !cluster.isWorker) {
     const openHost = openHostWarning(effective);
     if (openHost) warn('open_host_list', openHost);
   }
   const security = securityOptions(effective);
   await checkSingleUseGuard({ ...security, ...definedFields({ replayGuard: options.replayGuard }) }, logger);
+  // Before the server is built: its instruments bind to the meter provider registered then.
+  const sdk = options.telemetry ? undefined : await startTelemetrySdk(config.telemetry, options.env ?? process.env);
   const tasks = options.tasks
     ? { tasks: options.tasks }
     : taskOptions(config, options.tools, () => warn('tasks_in_memory', TASKS_IN_MEMORY_WARNING));
@@ -92,15 +98,19 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
     instance: baton.instanceId,
     tools: baton.registry.list().map((tool) => tool.name),
     v8: appliedV8Settings(),
+    ...(sdk?.metricsUrl ? { metrics: sdk.metricsUrl } : {}),
+    ...(config.telemetry.traces ? { traces: 'OTEL_*' } : {}),
   });
   return {
     url,
     server,
     baton,
+    ...(sdk ? { telemetry: sdk } : {}),
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await baton.close();
+      await sdk?.shutdown();
     },
   };
 }

@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { requestsPerFlow, type BenchFlow } from '../flows/bench-flows.js';
 import { keepAliveAgent, post, type PostTarget } from './http-post.js';
-import { readRound, requestBody, requestHeaders, type RoundInput } from './mcp-exchange.js';
+import { readRound, requestBody, requestHeaders, type QuestionKeys, type RoundInput } from './mcp-exchange.js';
 import { SampleBuffer, summarize, type LatencySummary } from './percentiles.js';
 
 export interface LoadOptions {
@@ -23,6 +23,8 @@ export interface LoadOptions {
   maxFlows?: number;
   /** Count-bounded mode: stop anyway after this long (a slow machine must not run for ever). */
   maxDurationMs?: number;
+  /** Who names the keys of the target's `inputRequests` (bench/targets/target-catalogue.ts); 'flow' if unset. */
+  questionKeys?: QuestionKeys;
   /** Called when the measured window opens and closes (the runner samples server CPU there). */
   onWindowStart?: () => Promise<void> | void;
   onWindowEnd?: () => Promise<void> | void;
@@ -115,7 +117,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         requestBytes += body.length;
         responseBytes += reply.body.length;
       }
-      const reading = readRound(options.flow, round, id, reply, known);
+      const reading = readRound(options.flow, round, id, reply, known, options.questionKeys);
       if (reading.kind === 'error') return fail(reading.message);
       if (reading.kind === 'done') {
         if (recording) {

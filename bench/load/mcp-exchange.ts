@@ -1,12 +1,13 @@
 /**
  * The wire of one MRTR round as the generator speaks it: the `tools/call` request (standard
  * headers, per-request `_meta`, a new id each round, the answers and the echoed `requestState`),
- * and the reading of the reply into "ask again" or "done", with every deviation an error.
+ * and the reading of the reply into "ask again" or "done", with every deviation an error: a
+ * question not asked in this round, asked under another key, or with another message, and a
+ * result other than the flow's.
  */
 import type { BenchFlow } from '../flows/bench-flows.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { answerAll } from './answer-from-schema.js';
-
-export const PROTOCOL_VERSION = '2026-07-28';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
@@ -58,9 +59,48 @@ export function responseMessage(contentType: string, body: Buffer, id: number): 
   return undefined;
 }
 
-function sameKeys(actual: object, expected: string[]): boolean {
-  const keys = Object.keys(actual);
-  return keys.length === expected.length && expected.every((key) => keys.includes(key));
+/**
+ * Who names the keys of a target's `inputRequests`: 'flow' when every question is asked under its
+ * key in the flow definition, 'library' when the library chooses (the Python SDK keys a question by
+ * its resolver's `module:qualname`); then a question is known by the field it asks.
+ */
+export type QuestionKeys = 'flow' | 'library';
+
+/** The one field a form question asks: its requested schema's only property, or undefined. */
+export function askedField(request: unknown): string | undefined {
+  const schema = (request as { params?: { requestedSchema?: { properties?: unknown } } })?.params?.requestedSchema;
+  const properties = schema?.properties;
+  if (typeof properties !== 'object' || properties === null) return undefined;
+  const names = Object.keys(properties);
+  return names.length === 1 ? names[0] : undefined;
+}
+
+/**
+ * Checks that round `round` of `flow` asked exactly its questions, each with the message the flow
+ * gives it for what is `known` so far; returns what is wrong, or undefined.
+ */
+export function checkQuestions(
+  flow: BenchFlow,
+  round: number,
+  inputRequests: Record<string, unknown>,
+  known: Record<string, unknown>,
+  keys: QuestionKeys,
+): string | undefined {
+  const expected = flow.rounds[round] ?? [];
+  const entries = Object.entries(inputRequests);
+  const asked = () => `round ${round + 1} asked ${JSON.stringify(Object.keys(inputRequests))}`;
+  if (entries.length !== expected.length) return asked();
+  const seen = new Set<string>();
+  for (const [key, request] of entries) {
+    const field = askedField(request);
+    const question = expected.find((q) => q.key === field);
+    if (!question || seen.has(question.key) || (keys === 'flow' && key !== question.key)) return asked();
+    seen.add(question.key);
+    const message = (request as { params?: { message?: unknown } }).params?.message;
+    const wanted = question.message(known);
+    if (message !== wanted) return `round ${round + 1} asked ${JSON.stringify(message)}, not ${JSON.stringify(wanted)}`;
+  }
+  return undefined;
 }
 
 /**
@@ -73,6 +113,7 @@ export function readRound(
   id: number,
   reply: { status: number; contentType: string; body: Buffer },
   known: Record<string, unknown>,
+  keys: QuestionKeys = 'flow',
 ): RoundReading {
   if (reply.status !== 200)
     return { kind: 'error', message: `HTTP ${reply.status}: ${reply.body.toString().slice(0, 200)}` };
@@ -92,9 +133,11 @@ export function readRound(
   if (result.resultType === 'input_required') {
     if (!expectedKeys) return { kind: 'error', message: `asked again after the last round (round ${round + 1})` };
     const { inputRequests, requestState } = result;
-    if (typeof inputRequests !== 'object' || inputRequests === null || !sameKeys(inputRequests, expectedKeys)) {
-      return { kind: 'error', message: `round ${round + 1} asked ${JSON.stringify(Object.keys(inputRequests ?? {}))}` };
+    if (typeof inputRequests !== 'object' || inputRequests === null) {
+      return { kind: 'error', message: `round ${round + 1} asked nothing` };
     }
+    const wrong = checkQuestions(flow, round, inputRequests, known, keys);
+    if (wrong) return { kind: 'error', message: wrong };
     if (requestState !== undefined && typeof requestState !== 'string') {
       return { kind: 'error', message: 'requestState is not a string' };
     }

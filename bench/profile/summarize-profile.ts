@@ -3,7 +3,8 @@
  * tables of bench/report/profile.md: the functions with the most self time, and the time by library,
  * as µs per request (each one's share of the busy samples times the server CPU per request of the
  * same run). Samples before the first request (start-up: loading and compiling modules), idle and
- * `(program)` samples are left out; functions V8 inlined count in their caller.
+ * `(program)` samples are left out, and so is an in-process profile's own stop; functions V8
+ * inlined count in their caller.
  *
  *   node dist/bench/profile/summarize-profile.js <file.cpuprofile> <server µs per request> [top]
  */
@@ -45,12 +46,19 @@ interface CpuProfile {
 /** Where a function lives, as the tables group it. */
 export function libraryOf(url: string, name: string): string {
   if (name === '(garbage collector)') return 'garbage collector';
-  if (name === 'writev' || name === 'writevGeneric' || name === 'writeGeneric' || name === 'writeUtf8String') {
+  if (/^(writev|writevGeneric|writeGeneric|writeUtf8String|writeBuffer|writeLatin1String)$/.test(name)) {
     return 'socket write';
   }
+  if (name === 'runMicrotasks') return 'node other (promises, timers, events, crypto, abort)';
   const path = url.replace(/^file:\/\//, '');
   const module = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1];
   if (module === 'xstate') return 'xstate';
+  if (module === 'bullmq' || module === 'msgpackr') return 'bullmq';
+  if (module === 'superjson') return 'superjson';
+  if (module && /^(ioredis|redis-parser|redis-errors|denque|cluster-key-slot|standard-as-callback)$/.test(module)) {
+    return 'ioredis';
+  }
+  if (path.includes('internal/deps/undici')) return 'fetch (the bench client)';
   if (module === 'tweetnacl') return 'tweetnacl';
   if (module === 'ajv') return 'ajv';
   if (
@@ -62,9 +70,11 @@ export function libraryOf(url: string, name: string): string {
     return 'koa and its helpers';
   }
   if (path.includes('/server/engine/state/')) return 'server/engine/state';
+  if (path.includes('/server/engine/tasks/')) return 'server/engine/tasks';
   if (path.includes('/server/engine/')) return 'server/engine (flow, catalogue, authoring)';
   if (path.includes('/server/http/')) return 'server/http';
   if (path.includes('/server/protocol/')) return 'server/protocol';
+  if (path.includes('/bench/tasks/')) return 'bench (the task load)';
   if (path.includes('/bench/')) return 'bench tools (the machines)';
   if (/^node:(_http|internal\/streams|internal\/stream_base|net|stream)/.test(path)) return 'node http and streams';
   if (path.startsWith('node:')) return 'node other (promises, timers, events, crypto, abort)';
@@ -99,6 +109,9 @@ export function summarizeProfile(profile: CpuProfile, microsPerRequest: number, 
   for (const [id, time] of selfTime) {
     const { functionName, url } = byId.get(id)!.callFrame;
     if (functionName === '(idle)' || functionName === '(program)') continue;
+    // An in-process profile's own `Profiler.stop` (bench/tasks/phase-profiler.ts): after the
+    // measured window, one sample with the whole wait as its time.
+    if (functionName === 'dispatch' && !url) continue;
     busy += time;
     const name = functionName || '(anonymous)';
     const key = `${name}\u0000${url}`;

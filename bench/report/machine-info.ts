@@ -14,6 +14,8 @@ export interface MachineInfo {
   loadAtEnd?: number;
   pinning: string;
   date: string;
+  /** The Python the Python targets ran on (e.g. "Python 3.11.7"), when they ran. */
+  python?: string;
 }
 
 function git(args: string[]): string {

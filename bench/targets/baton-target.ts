@@ -5,10 +5,13 @@ import { FlowEngine, KeyRing, silentLogger } from '../../server/engine/index.js'
 import { benchTools } from '../tools/index.js';
 import type { StartedTarget } from './started-target.js';
 import { requestWork } from './request-work.js';
+import { registerNoopTelemetry } from './noop-telemetry.js';
 
 export async function startBaton(): Promise<StartedTarget> {
   // Every engine round, timed as it runs under load (request-work.ts); about 0.1 µs a request.
   requestWork.timeMethod(FlowEngine.prototype, 'run');
+  // `bench:compare -- --telemetry`: this build with an SDK registered (before the server is built).
+  if (process.env.BENCH_TELEMETRY) registerNoopTelemetry(process.env.BENCH_TELEMETRY);
   const baton = createServer({
     tools: benchTools,
     keyRing: new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]),

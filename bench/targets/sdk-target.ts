@@ -97,7 +97,8 @@ export async function startSdk(): Promise<StartedTarget> {
   const validateOrigin = localhostOriginValidation();
   const server = createServer((req, res) => {
     if (!validateHost(req, res) || !validateOrigin(req, res)) return;
-    void serve(req, res);
+    // A request a server receives always has its method; Node's type leaves it optional for responses.
+    void serve(req as Parameters<typeof serve>[0], res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

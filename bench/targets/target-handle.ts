@@ -1,12 +1,17 @@
 /**
  * The runner's side of a target: spawns `target-process.ts` (pinned to the server core with
  * `taskset` when there is one), waits for its URL, samples its CPU and memory over IPC, and stops
- * it by PID. Every target started here is stopped on exit, on SIGINT/SIGTERM and on errors.
+ * it by PID (child-processes.ts). A Python target is started by python-target-handle.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { PACKAGE_ROOT } from '../../server/package-root.js';
 import { nodeCommand, scriptArgs } from '../node-command.js';
+import { trackChild } from './child-processes.js';
+import { spawnPythonTarget } from './python-target-handle.js';
+import { isPythonTarget } from './target-catalogue.js';
 import type { TargetKind, TargetMessage, Usage, UsageRequest } from './target-protocol.js';
+
+export { killAllTargets } from './child-processes.js';
 
 const REPO_ROOT = PACKAGE_ROOT;
 /**
@@ -28,38 +33,14 @@ export interface SpawnOptions {
   /** CPU list for `taskset -c` (e.g. "0"), or undefined to leave the process unpinned. */
   cpus?: string;
   readyTimeoutMs?: number;
-}
-
-const live = new Map<number, ChildProcess>();
-
-/** Kills every target still running (SIGKILL): the last resort on exit and signals. */
-export function killAllTargets(): void {
-  for (const [pid] of live) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
-  live.clear();
-}
-
-let hooksInstalled = false;
-function installExitHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  process.once('exit', killAllTargets);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      process.stderr.write(`bench: ${signal}, stopping targets\n`);
-      killAllTargets();
-      process.exit(130);
-    });
-  }
+  /** Environment for this target on top of the bench's own (e.g. BENCH_TELEMETRY). */
+  env?: Record<string, string>;
+  /** The Python interpreter of the bench's virtual environment (bench/targets/python-env.ts), for a Python target. */
+  python?: string;
 }
 
 export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}): Promise<TargetHandle> {
-  installExitHooks();
+  if (isPythonTarget(kind)) return spawnPythonTarget(kind, options);
   // BENCH_TARGET_NODE_ARGS adds Node options to every target, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`
   // to profile them under the bench's own load (NODE_OPTIONS refuses --cpu-prof).
   const extra = (process.env.BENCH_TARGET_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
@@ -67,24 +48,15 @@ export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}):
   const [command, args] = nodeCommand(nodeArgs, options.cpus);
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
-    env: { ...process.env, NODE_ENV: 'production' },
+    env: { ...process.env, ...options.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-  if (child.pid === undefined) throw new Error(`could not spawn the ${kind} target`);
-  const pid = child.pid;
-  live.set(pid, child);
+  const { pid, stop } = trackChild(child, `${kind} target`);
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_LIMIT);
   });
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      live.delete(pid);
-      resolve();
-    }),
-  );
-
   const pending = new Map<number, (usage: Usage) => void>();
   let nextId = 1;
   const ready = new Promise<string>((resolve, reject) => {
@@ -106,24 +78,6 @@ export async function spawnTarget(kind: TargetKind, options: SpawnOptions = {}):
       reject(new Error(`${kind} target (pid ${pid}) exited (${code ?? signal}):\n${stderr}`));
     });
   });
-
-  async function stop(): Promise<void> {
-    if (!live.has(pid)) return;
-    try {
-      process.kill(pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-    const timer = setTimeout(() => {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    }, 3000);
-    await exited;
-    clearTimeout(timer);
-  }
 
   let url: string;
   try {

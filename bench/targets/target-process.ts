@@ -14,7 +14,8 @@ import { socketWriteTotals, timeSocketWrites } from './write-timer.js';
 import { requestWorkTotals } from './request-work.js';
 import { applyV8Settings } from '../../server/v8-settings.js';
 
-const starters: Record<TargetKind, () => Promise<StartedTarget>> = {
+// The Node targets; the Python ones run as scripts of their own (python-target-handle.ts).
+const starters: Partial<Record<TargetKind, () => Promise<StartedTarget>>> = {
   baton: startBaton,
   sdk: startSdk,
   floor: startFloor,

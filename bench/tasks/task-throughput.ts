@@ -2,104 +2,110 @@
  * Task throughput, next to the MRTR figures: `tools/call` that creates a task, and `tasks/get`,
  * per second at concurrency 16 over loopback, on an in-process Baton, with the in-memory store
  * and, when redis-server is installed, with Redis and BullMQ (a throwaway redis-server without
- * persistence: what is measured is Baton's cost, not the disk's).
+ * persistence, on the server core when there is one: what is measured is Baton's cost, not the
+ * disk's). On the same Redis, then, the floor (task-floor.ts): BullMQ adding and completing an
+ * empty job, and a bare read of the task hashes Baton just stored.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import { createConnection, createServer as createNetServer } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
-import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger } from '../../server/engine/index.js';
+import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger, TASKS_EXTENSION } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { benchTaskTool } from '../tools/bench-task.js';
+import { measureTaskFloor, type TaskFloor } from './task-floor.js';
+import { load, TASK_CLIENTS, type OpFigures } from './task-load.js';
+import { keepAliveAgent, post as postRequest, type PostTarget } from '../load/http-post.js';
 
 export interface TaskThroughput {
   store: 'memory' | 'redis';
-  creates: { perSecond: number; p50Ms: number; p99Ms: number; errors: number };
-  gets: { perSecond: number; p50Ms: number; p99Ms: number; errors: number };
+  creates: OpFigures;
+  gets: OpFigures;
+  /** With Redis: the floor on the same Redis. */
+  floor?: TaskFloor;
 }
 
+/** The prefix of the task hashes in Redis, so the floor reads the very same hashes. */
+const TASK_PREFIX = 'bench:task:';
+
 const META = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
   'io.modelcontextprotocol/clientCapabilities': {
     elicitation: {},
-    extensions: { 'io.modelcontextprotocol/tasks': {} },
+    extensions: { [TASKS_EXTENSION]: {} },
   },
 };
 
-function post(url: string, id: number, method: string, params: Record<string, unknown>, name: string) {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }),
-  }).then((response) => response.json() as Promise<{ result?: Record<string, unknown>; error?: unknown }>);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-/** Runs `one` from 16 workers for `seconds`; each call resolves true when it succeeded. */
-async function load(seconds: number, one: (n: number) => Promise<boolean>) {
-  const latencies: number[] = [];
-  let errors = 0;
-  let counter = 0;
-  const end = performance.now() + seconds * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (performance.now() < end) {
-        const t0 = performance.now();
-        const ok = await one(counter++).catch(() => false);
-        latencies.push(performance.now() - t0);
-        if (!ok) errors++;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    perSecond: (latencies.length - errors) / elapsed,
-    p50Ms: percentile(latencies, 50),
-    p99Ms: percentile(latencies, 99),
-    errors,
+/**
+ * One JSON-RPC request, over the keep-alive agent the MRTR load generator uses (bench/load/): a
+ * client far cheaper than fetch, whose streams and promises took more of this process's CPU than
+ * Baton's task code when the bench used it.
+ */
+async function post(
+  agent: http.Agent,
+  target: PostTarget,
+  id: number,
+  method: string,
+  params: Record<string, unknown>,
+  name: string,
+): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
+  const headers = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': PROTOCOL_VERSION,
+    'mcp-method': method,
+    'mcp-name': name,
   };
+  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }));
+  const reply = await postRequest(agent, target, headers, body, 30_000);
+  return JSON.parse(reply.body.toString('utf8'));
 }
 
 async function measureWith(
   store: TaskThroughput['store'],
   tasks: TaskOptions,
   seconds: number,
-): Promise<TaskThroughput> {
+  redisPid?: number,
+): Promise<TaskThroughput & { ids: string[] }> {
   const baton = createServer({
     tools: [benchTaskTool],
     keyRing: new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]),
     logger: silentLogger,
-    tasks,
+    // One bench client creates thousands of tasks that never end: past the per-caller quotas
+    // (100 live tasks, 16 MiB) every creation would be refused, and the bench would time refusals.
+    tasks: {
+      ...tasks,
+      quotas: { liveTasksPerClient: Number.MAX_SAFE_INTEGER, bytesPerClient: Number.MAX_SAFE_INTEGER },
+    },
   });
   const { server, url } = await baton.listen(0, '127.0.0.1');
+  const agent = keepAliveAgent(TASK_CLIENTS);
+  const { hostname, port, pathname } = new URL(url);
+  const target: PostTarget = { hostname, port: Number(port), path: pathname };
   try {
     const ids: string[] = [];
     const call = async (n: number) => {
-      const body = await post(url, n, 'tools/call', { name: 'bench-task', arguments: {} }, 'bench-task');
+      const body = await post(agent, target, n, 'tools/call', { name: 'bench-task', arguments: {} }, 'bench-task');
       const taskId = body.result?.taskId;
       if (typeof taskId === 'string') ids.push(taskId);
       return typeof taskId === 'string';
     };
     await load(0.3, call); // warm-up
-    const creates = await load(seconds, call);
-    const gets = await load(seconds, async (n) => {
-      const taskId = ids[n % ids.length]!;
-      const body = await post(url, n, 'tasks/get', { taskId }, taskId);
-      return body.result?.status === 'input_required' || body.result?.status === 'working';
-    });
-    return { store, creates, gets };
+    const creates = await load(seconds, call, redisPid, `${store}-create`);
+    const gets = await load(
+      seconds,
+      async (n) => {
+        const taskId = ids[n % ids.length]!;
+        const body = await post(agent, target, n, 'tasks/get', { taskId }, taskId);
+        return body.result?.status === 'input_required' || body.result?.status === 'working';
+      },
+      redisPid,
+      `${store}-get`,
+    );
+    return { store, creates, gets, ids };
   } finally {
+    agent.destroy();
     server.closeAllConnections();
     server.close();
     await baton.close();
@@ -117,16 +123,16 @@ function freePort(): Promise<number> {
   });
 }
 
-async function withRedis<T>(run: (url: string) => Promise<T>): Promise<T | undefined> {
+async function withRedis<T>(
+  cpus: string | undefined,
+  run: (url: string, pid: number | undefined) => Promise<T>,
+): Promise<T | undefined> {
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
   const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: 'ignore',
-    },
-  );
+  const redisArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+  // taskset execs redis-server, so the PID is Redis's own (its CPU is read from /proc).
+  const [command, args] = cpus ? ['taskset', ['-c', cpus, 'redis-server', ...redisArgs]] : ['redis-server', redisArgs];
+  const child = spawn(command, args, { stdio: 'ignore' });
   try {
     for (let i = 0; i < 100; i++) {
       const up = await new Promise<boolean>((resolve) => {
@@ -139,21 +145,34 @@ async function withRedis<T>(run: (url: string) => Promise<T>): Promise<T | undef
       if (up) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    return await run(`redis://127.0.0.1:${port}`);
+    return await run(`redis://127.0.0.1:${port}`, child.pid);
   } finally {
     child.kill('SIGKILL');
   }
 }
 
-export async function measureTaskThroughput(seconds: number): Promise<TaskThroughput[]> {
-  const results = [await measureWith('memory', {}, seconds)];
-  const redis = await withRedis(async (url) => {
+/**
+ * In memory, then with Redis and its floor when redis-server is installed; `redisCpus` pins Redis
+ * (the server core, idle while this runs in the generator's process).
+ */
+export async function measureTaskThroughput(seconds: number, redisCpus?: string): Promise<TaskThroughput[]> {
+  const { ids: _ids, ...memory } = await measureWith('memory', {}, seconds);
+  const results: TaskThroughput[] = [memory];
+  const redis = await withRedis(redisCpus, async (url, pid) => {
     const keyRing = new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]);
-    return measureWith(
+    const { ids, ...baton } = await measureWith(
       'redis',
-      { store: new RedisTaskStore({ url, keyRing }), queue: new BullMqTaskQueue({ url }) },
+      { store: new RedisTaskStore({ url, keyRing, prefix: TASK_PREFIX }), queue: new BullMqTaskQueue({ url }) },
       seconds,
+      pid,
     );
+    const floor = await measureTaskFloor(
+      url,
+      ids.map((id) => TASK_PREFIX + id),
+      seconds,
+      pid,
+    );
+    return { ...baton, floor };
   });
   if (redis) results.push(redis);
   return results;

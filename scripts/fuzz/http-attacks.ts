@@ -5,6 +5,7 @@
  * or a hang is not.
  */
 import { connect, type Socket } from 'node:net';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { message } from '../../test/helpers/hostile-messages.js';
 import { mcpRequest, type Attack, type Finding } from './attack.js';
 import { HONEST_ADDRESS, type FuzzContext } from './fuzz-context.js';
@@ -14,7 +15,7 @@ import { buildRequest, exchange } from './raw-http.js';
 const DISCOVER = JSON.stringify(message('server/discover', {}));
 const STANDARD: Array<[string, string]> = [
   ['Content-Type', 'application/json'],
-  ['MCP-Protocol-Version', '2026-07-28'],
+  ['MCP-Protocol-Version', PROTOCOL_VERSION],
   ['Mcp-Method', 'server/discover'],
 ];
 const INJECTIONS = [

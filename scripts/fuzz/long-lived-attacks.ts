@@ -4,13 +4,14 @@
  * from HONEST_ADDRESS and must still be served; each must meet its limit (-31000) rather than make
  * the server hold more.
  */
+import { TASKS_EXTENSION } from '../../server/engine/index.js';
 import { message } from '../../test/helpers/hostile-messages.js';
 import { mcpRequest, type Attack, type Finding } from './attack.js';
 import type { FuzzContext } from './fuzz-context.js';
 import { mib } from './process-memory.js';
 import { buildRequest } from './raw-http.js';
 
-const TASKS = { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } };
+const TASKS = { elicitation: { form: {} }, extensions: { [TASKS_EXTENSION]: {} } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const refusedBy = (reason: string) => (sent: { message?: any }) => sent.message?.error?.data?.reason === reason;

@@ -6,13 +6,10 @@
  * with the task id on `tasks/*`; `_meta` with the protocol version and client capabilities in
  * every request), reading a JSON or an SSE response and handing each notification on as it arrives.
  */
-import type { HeaderParam } from '../engine/index.js';
+import { TASKS_EXTENSION, type HeaderParam } from '../engine/index.js';
 import { headerParamValue } from '../http/header-params.js';
+import { PROTOCOL_VERSION } from '../protocol/index.js';
 import type { Exchange, RpcRequest } from '../simulation/index.js';
-
-export const CALL_PROTOCOL_VERSION = '2026-07-28';
-
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /**
  * What `baton call` can answer: both elicitation modes, the deprecated sampling and roots, and
@@ -35,7 +32,7 @@ export interface JsonRpcAnswer {
 export interface CallClientOptions {
   url: string;
   /** Sent as `Authorization: Bearer …` when set. */
-  token?: string;
+  token?: string | undefined;
   /** The tool's `x-mcp-header` parameters (from tools/list). */
   headerParams?: readonly HeaderParam[];
   onNotification?: (message: { method: string; params?: Record<string, any> }) => void;
@@ -108,7 +105,7 @@ export class CallClient {
       params: {
         ...params,
         _meta: {
-          'io.modelcontextprotocol/protocolVersion': CALL_PROTOCOL_VERSION,
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
           'io.modelcontextprotocol/clientCapabilities': CALL_CAPABILITIES,
           'io.modelcontextprotocol/clientInfo': { name: 'baton-call', version: '1.0.0' },
           ...(progress ? { progressToken: `call-${id}` } : {}),
@@ -120,7 +117,7 @@ export class CallClient {
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': CALL_PROTOCOL_VERSION,
+        'mcp-protocol-version': PROTOCOL_VERSION,
         'mcp-method': method,
         ...extraHeaders,
         ...(this.#options.token ? { authorization: `Bearer ${this.#options.token}` } : {}),

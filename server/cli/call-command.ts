@@ -13,10 +13,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { CallClient } from './call-client.js';
-import { askObject, askQuestion, type InputRequest, type PromptIo } from './call-prompts.js';
+import { askObject, askQuestion, type PromptIo } from './call-prompts.js';
 import { taskReporter } from './call-task.js';
 import { createServer } from '../create-server.js';
-import { findHeaderParams, KeyRing, silentLogger, type HeaderParam } from '../engine/index.js';
+import {
+  definedFields,
+  findHeaderParams,
+  KeyRing,
+  silentLogger,
+  type HeaderParam,
+  type InputRequest,
+} from '../engine/index.js';
 import { pageVisitor } from '../http/index.js';
 import { runRounds, type RoundsRun, type RunEnding } from '../simulation/index.js';
 import { commandUsage, parseCommandLine, UsageError as CommandLineError } from './command-line.js';
@@ -221,13 +228,7 @@ export interface CallRequest {
 
 function definedOptions(values: Record<string, string | boolean | undefined>) {
   const { url, args, answers, token, json } = values as Record<string, string | undefined> & { json?: boolean };
-  return {
-    ...(url !== undefined ? { url } : {}),
-    ...(args !== undefined ? { args } : {}),
-    ...(answers !== undefined ? { answers } : {}),
-    ...(token !== undefined ? { token } : {}),
-    ...(json !== undefined ? { json } : {}),
-  };
+  return definedFields({ url, args, answers, token, json });
 }
 
 /** Runs one call; the exit status as CALL_USAGE's header says. */
@@ -242,7 +243,7 @@ export async function runCall(call: CallRequest, io: CallIo = processIo()): Prom
     }
     const url = call.url ?? local!.url;
     const token = call.token ?? process.env.BATON_CALL_TOKEN;
-    const listing = new CallClient({ url, ...(token ? { token } : {}) });
+    const listing = new CallClient({ url, token });
     const listed = await findTool(listing, tool);
     if (!listed)
       throw new UsageError(`${call.url ?? call.served ?? 'the tools served in process'} has no tool "${tool}"`);
@@ -250,7 +251,7 @@ export async function runCall(call: CallRequest, io: CallIo = processIo()): Prom
     const client = new CallClient({
       url,
       headerParams,
-      ...(token ? { token } : {}),
+      token,
       onNotification: (message) => {
         if (message.method !== 'notifications/progress') return;
         const p = message.params ?? {};

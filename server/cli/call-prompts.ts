@@ -7,6 +7,7 @@
  * given output (stderr by default) so stdout carries only the result.
  */
 import { checkbox, confirm, input, number, select } from '@inquirer/prompts';
+import type { InputRequest } from '../engine/index.js';
 /** Where prompts read and write (a terminal's streams, or a test's). */
 export interface PromptIo {
   input?: NodeJS.ReadableStream;
@@ -152,18 +153,14 @@ export async function askObject(schema: Schema | undefined, initial: Record<stri
   return values;
 }
 
-export interface InputRequest {
-  method: string;
-  params?: Record<string, any>;
-}
-
 /** One question's `inputResponses` value, from the person at the terminal. */
 export async function askQuestion(
   key: string,
   request: InputRequest,
   io: Context & { output: NodeJS.WritableStream },
 ): Promise<unknown> {
-  const p = request.params ?? {};
+  // Read as the server sent it: the prompts below show what is there and tolerate what is not.
+  const p: Record<string, any> = request.params ?? {};
   const say = (line: string) => io.output.write(`${line}\n`);
   if (request.method === 'elicitation/create') {
     const url = p.mode === 'url';

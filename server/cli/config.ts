@@ -3,8 +3,9 @@
  * the server with a message that says how to fix it. docs/configuration.md lists them all.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfigurationError, definedFields, KeyRing, parseKeyRing } from '../engine/index.js';
+import { ConfigurationError, definedFields, KeyRing, parseKeyRing, type XStatePath } from '../engine/index.js';
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
+import { tracesAsked, type TelemetrySettings } from './telemetry-sdk.js';
 import { limitsFromEnvironment, type LimitOptions } from './limit-options.js';
 
 export interface EnvironmentConfig {
@@ -45,9 +46,13 @@ export interface EnvironmentConfig {
   };
   /** Timeouts and sockets per client (BATON_HEADERS_TIMEOUT_MS, …). */
   connectionLimits: Partial<ConnectionLimits>;
+  /** BATON_XSTATE_PATH: `public` runs every round in XState's own actor (docs/xstate.md, "Two paths"). */
+  xstatePath?: XStatePath;
   /** Host names and origins this server answers for (BATON_ALLOWED_HOSTS, BATON_ALLOWED_ORIGINS). */
   allowedHosts?: string[];
   allowedOrigins?: string[];
+  /** Traces from OTEL_*, Prometheus metrics on BATON_METRICS_PORT (docs/observability.md). */
+  telemetry: TelemetrySettings;
   /** Budgets and quotas per caller and per instance (limit-options.ts). */
   perCallerLimits: LimitOptions;
 }
@@ -67,6 +72,12 @@ function positiveInteger(name: string, value: string | undefined): number | unde
     throw new ConfigurationError(`${name} must be a positive whole number, got "${value}".`);
   }
   return parsed;
+}
+
+function xstatePathFrom(value: string | undefined): XStatePath | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'auto' || value === 'public') return value;
+  throw new ConfigurationError(`BATON_XSTATE_PATH must be "auto" or "public", got "${value}".`);
 }
 
 /**
@@ -134,6 +145,12 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     /\/$/,
     '',
   );
+  const metricsPort = positiveInteger('BATON_METRICS_PORT', env.BATON_METRICS_PORT);
+  if (metricsPort !== undefined && (metricsPort > 65535 || metricsPort === port)) {
+    throw new ConfigurationError(
+      `BATON_METRICS_PORT must be a port from 1 to 65535 other than PORT (${port}), got ${metricsPort}.`,
+    );
+  }
   if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
     throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
   }
@@ -173,9 +190,17 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       maxSocketsPerClient: positiveInteger('BATON_MAX_SOCKETS_PER_CLIENT', env.BATON_MAX_SOCKETS_PER_CLIENT),
     }),
     ...definedFields({
+      xstatePath: xstatePathFrom(env.BATON_XSTATE_PATH),
       allowedHosts: list(env.BATON_ALLOWED_HOSTS),
       allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
     }),
+    telemetry: {
+      traces: tracesAsked(env),
+      ...definedFields({
+        metricsPort,
+        metricsHost: metricsPort === undefined ? undefined : env.BATON_METRICS_HOST || host,
+      }),
+    },
     perCallerLimits: limitsFromEnvironment(env),
     tasks: definedFields({
       ttlSeconds: positiveInteger('BATON_TASK_TTL', env.BATON_TASK_TTL),

@@ -2,7 +2,8 @@
  * Turns the environment's security settings into server options: the single-use guard (Redis
  * when BATON_REDIS_URL is set), OAuth access tokens or static bearer tokens with their
  * protected-resource metadata,
- * the Host and Origin allow-lists, and every limit. Shared by each command that builds a server.
+ * the Host and Origin allow-lists, every limit, and the XState path. Shared by each command that
+ * builds a server.
  */
 import type { EnvironmentConfig } from './config.js';
 import type { BatonOptions } from '../create-server.js';
@@ -18,6 +19,7 @@ import {
 export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions> {
   return {
     ...config.limits,
+    ...definedFields({ xstatePath: config.xstatePath }),
     longLived: config.perCallerLimits.longLived,
     listen: config.perCallerLimits.listen,
     legacy: config.legacy === false ? false : { ...config.legacy, ...config.perCallerLimits.legacy },

@@ -5,7 +5,7 @@
 import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { openHostWarning } from './security-options.js';
-import { stderrLogger } from '../engine/index.js';
+import { ConfigurationError, stderrLogger } from '../engine/index.js';
 import { staticBearerTokens, pageVisitor } from '../http/index.js';
 import { serveWithConfig } from '../serve.js';
 import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
@@ -25,6 +25,12 @@ export async function serveCommand(options: ServeCommandOptions): Promise<number
   const workers = workerCount(options.workers);
   const notice = examplesNotice(source);
   if (notice && !cluster.isWorker) process.stderr.write(`${notice}\n`);
+  if (workers !== undefined && config.telemetry.metricsPort !== undefined) {
+    // Workers share listening sockets (node:cluster): each scrape would reach one worker at random.
+    throw new ConfigurationError(
+      'BATON_METRICS_PORT cannot be used with --workers: each worker has its own metrics. Run one instance per process (a fleet), or push metrics with OTEL_METRICS_EXPORTER=otlp.',
+    );
+  }
   if (workers !== undefined && cluster.isPrimary) {
     // The workers share the primary's key (worker-cluster.ts): the warning is said here, once.
     if (config.devKey) process.stderr.write(`${DEV_KEY_WARNING}\n`);
@@ -53,9 +59,17 @@ export async function serveCommand(options: ServeCommandOptions): Promise<number
           }),
         ],
   });
-  const { server, baton } = serving;
-  // Running task steps are stopped (their jobs move to another instance) before the exit.
-  const stop = () => server.close(() => void baton.close().finally(() => process.exit(0)));
+  const { server, baton, telemetry } = serving;
+  // Running task steps are stopped (their jobs move to another instance) before the exit; spans
+  // still buffered are sent.
+  const stop = () =>
+    server.close(
+      () =>
+        void baton
+          .close()
+          .then(() => telemetry?.shutdown())
+          .finally(() => process.exit(0)),
+    );
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return -1;

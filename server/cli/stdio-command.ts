@@ -56,7 +56,7 @@ export async function stdioCommand(options: StdioCommandOptions): Promise<number
   const { dispatcher, legacy } = baton;
   const connection = serveStdio({
     dispatcher,
-    ...(legacy ? { legacy } : {}),
+    legacy,
     input: process.stdin,
     output: process.stdout,
     logger: stderrLogger,

@@ -10,6 +10,7 @@
  * message of a task still running (how many polls there are, and which one a progress message
  * lands on, depends on timing).
  */
+import { isTerminalStatus } from '../engine/index.js';
 import { simulate, type Round, type RoundsRun, type SimulateOptions } from '../simulation/index.js';
 import type { DocumentedFlow } from './documented-flow.js';
 
@@ -27,8 +28,6 @@ export async function runConversation(flow: DocumentedFlow, options: Conversatio
   const run = await simulate(flow, options);
   return { rounds: forDisplay(taskChanges(run.rounds)), outcome: run.outcome };
 }
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** What a poll shows that matters: the status and the questions. */
 function pollSignature(result: Record<string, unknown>): string {
@@ -48,7 +47,7 @@ function taskChanges(rounds: Round[]): Round[] {
     if (shown === last) continue;
     last = shown;
     const result = { ...round.response.result };
-    if (!TERMINAL.has(String(result.status))) delete result.statusMessage;
+    if (!isTerminalStatus(result.status)) delete result.statusMessage;
     kept.push({ ...round, response: { ...round.response, result } });
   }
   return kept;

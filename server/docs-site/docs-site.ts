@@ -15,8 +15,8 @@ import { indexPage } from './index-page.js';
 
 export interface DocsContent {
   tools: ToolDefinition[];
-  prompts?: PromptDefinition[];
-  resources?: Array<ResourceDefinition | ResourceTemplateDefinition>;
+  prompts?: PromptDefinition[] | undefined;
+  resources?: Array<ResourceDefinition | ResourceTemplateDefinition> | undefined;
 }
 
 export function documentedFlows(content: DocsContent): DocumentedFlow[] {

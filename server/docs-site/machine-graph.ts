@@ -4,7 +4,7 @@
  * pages read this model; it knows XState and Baton's input states, and nothing of Mermaid.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { INPUT_META, INPUT_TAG, SINGLE_USE_TAG, type Question } from '../engine/index.js';
+import { eachStateNode, INPUT_META, INPUT_TAG, SINGLE_USE_TAG, type Question } from '../engine/index.js';
 import { summarizeQuestion, type QuestionSummary } from './question-summary.js';
 
 export type GraphNodeType = 'atomic' | 'compound' | 'parallel' | 'final' | 'history';
@@ -190,9 +190,8 @@ export function machineGraph(machine: AnyStateMachine): MachineGraph {
         .filter((t): t is GraphNode => !!t);
       if (targets.length > 0) edges.push({ source, targets, kind: 'history', trigger: 'default' });
     }
-    for (const child of Object.values(node.states)) visit(child as AnyStateNode);
   };
-  visit(machine.root);
+  eachStateNode(machine.root, visit);
   return { id: machine.id, root, nodes, edges };
 }
 

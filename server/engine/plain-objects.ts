@@ -6,6 +6,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Drops undefined fields, so optional metadata is absent rather than null on the wire. */
-export function definedFields<T extends object>(entries: T): Partial<T> {
-  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as Partial<T>;
+export function definedFields<T extends object>(entries: T): DefinedFields<T> {
+  return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined)) as DefinedFields<T>;
 }
+
+/** Every field optional, and a field that is there is never undefined. */
+export type DefinedFields<T> = { [K in keyof T]?: Exclude<T[K], undefined> };

@@ -1,8 +1,8 @@
 /**
  * The authentication seam: turns a Koa request into a principal, or refuses it. Without a hook,
  * every caller is the anonymous principal (fine on loopback; put real auth in front of a fleet).
- * A hook refuses by throwing AuthenticationError; the endpoint answers 401 (or 403 for missing
- * scope) with the WWW-Authenticate challenge of bearer-challenge.ts.
+ * A hook refuses by throwing AuthenticationError; every route answers it the same way, 401 (or
+ * 403 for missing scope) with the WWW-Authenticate challenge (authenticate-or-challenge.ts).
  */
 import type { Context } from 'koa';
 import { ANONYMOUS, type Principal } from '../protocol/index.js';

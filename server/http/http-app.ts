@@ -5,11 +5,13 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import type { Logger } from '../engine/index.js';
-import { ANONYMOUS, type LegacyService, type McpDispatcher } from '../protocol/index.js';
+import { ANONYMOUS, ErrorCode, ProtocolError, type LegacyService, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
+import { authenticateOrChallenge } from './authenticate-or-challenge.js';
 import type { ChallengeOptions } from './bearer-challenge.js';
 import { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_BYTES_PER_CLIENT } from './body-budget.js';
 import { ConcurrencyGate } from './concurrency-limit.js';
+import { replyError } from './error-reply.js';
 import { legacyDelete, legacyGet } from './legacy-endpoint.js';
 import { mcpEndpoint } from './mcp-endpoint.js';
 import type { HeaderParamsOf } from './standard-headers.js';
@@ -60,7 +62,6 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new Koa();
   const path = options.path ?? '/mcp';
   const router = new Router();
-  const authenticate = options.authenticate ?? (() => ANONYMOUS);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // One challenge for every refusal, on every route and both eras.
   const challenge: ChallengeOptions = options.protectedResource
@@ -69,6 +70,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
         scopes: options.protectedResource.scopesSupported ?? [],
       }
     : {};
+  const authenticate = authenticateOrChallenge(options.authenticate ?? (() => ANONYMOUS), challenge);
 
   const endpoint = mcpEndpoint({
     gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
@@ -88,15 +90,13 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   router.post(path, endpoint);
   if (options.legacy) {
     // GET and DELETE of a 2025-11-25 session; without a session id they fall through to the 405.
-    router.get(path, legacyGet(options.legacy, authenticate, challenge));
-    router.delete(path, legacyDelete(options.legacy, authenticate, challenge));
+    router.get(path, legacyGet(options.legacy, authenticate));
+    router.delete(path, legacyDelete(options.legacy, authenticate));
   }
   // No standalone SSE stream and no sessions in 2026-07-28 (spec: GET and DELETE answer 405).
   router.all(path, (ctx) => {
     ctx.set('Allow', 'POST');
-    ctx.status = 405;
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Method Not Allowed: use POST' } });
+    replyError(ctx, 405, new ProtocolError(ErrorCode.InvalidRequest, 'Method Not Allowed: use POST'));
   });
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok', instance: options.instanceId };

@@ -12,7 +12,6 @@
 import type { Context, Middleware } from 'koa';
 import {
   ErrorCode,
-  errorResponse,
   isLegacyVersion,
   isRetryLaterStatus,
   LEGACY_PROTOCOL_VERSIONS,
@@ -23,8 +22,9 @@ import {
   type LegacySession,
   type Principal,
 } from '../protocol/index.js';
-import { AuthenticationError, type Authenticate } from './authenticate.js';
+import type { AuthenticateOrChallenge } from './authenticate-or-challenge.js';
 import { insufficientScope, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
+import { replyError } from './error-reply.js';
 import type { ResponseChannel } from './response-channel.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
@@ -83,12 +83,12 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
   }
   const session = legacy.session(token, principal);
   if (!session) {
-    channel.finish(404, errorResponse(readableId(message), sessionNotFound()));
+    replyError(ctx, 404, sessionNotFound(), readableId(message));
     return;
   }
   const problem = versionProblem(ctx, session);
   if (problem) {
-    channel.finish(400, errorResponse(readableId(message), problem));
+    replyError(ctx, 400, problem, readableId(message));
     return;
   }
   const outcome = await legacy.handle(session, message, {
@@ -118,44 +118,28 @@ export async function legacyPost(legacy: LegacyService, post: LegacyPost): Promi
   }
 }
 
-/** The session a GET or DELETE names; answers 404 itself when there is none. */
+/** The session a GET or DELETE names; answers the refusal itself (401, 404) when there is none. */
 async function requestedSession(
   ctx: Context,
   legacy: LegacyService,
-  authenticate: Authenticate,
-  challenge: ChallengeOptions,
+  authenticate: AuthenticateOrChallenge,
 ): Promise<LegacySession | undefined> {
-  const token = sessionHeader(ctx)!;
-  let principal: Principal;
-  try {
-    principal = await authenticate(ctx);
-  } catch (error) {
-    if (!(error instanceof AuthenticationError)) throw error;
-    ctx.status = writeChallenge(ctx, error.failure, challenge);
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify(errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
-    return undefined;
-  }
-  const session = legacy.session(token, principal);
-  if (!session) {
-    ctx.status = 404;
-    ctx.type = 'application/json';
-    ctx.body = JSON.stringify(errorResponse(undefined, sessionNotFound()));
-  }
+  const principal = await authenticate(ctx);
+  if (!principal) return undefined;
+  const session = legacy.session(sessionHeader(ctx)!, principal);
+  if (!session) replyError(ctx, 404, sessionNotFound());
   return session;
 }
 
 /** GET with a session: its stream for messages unrelated to a request (resource updates). */
-export function legacyGet(legacy: LegacyService, authenticate: Authenticate, challenge: ChallengeOptions): Middleware {
+export function legacyGet(legacy: LegacyService, authenticate: AuthenticateOrChallenge): Middleware {
   return async (ctx, next) => {
     if (sessionHeader(ctx) === undefined) return next();
-    const session = await requestedSession(ctx, legacy, authenticate, challenge);
+    const session = await requestedSession(ctx, legacy, authenticate);
     if (!session) return;
     if (session.standalone) {
       // One standalone stream per session (spec: the server MUST NOT broadcast a message twice).
-      ctx.status = 409;
-      ctx.type = 'application/json';
-      ctx.body = JSON.stringify(errorResponse(undefined, badRequest('this session already has a GET stream')));
+      replyError(ctx, 409, badRequest('this session already has a GET stream'));
       return;
     }
     ctx.respond = false;
@@ -184,14 +168,10 @@ export function legacyGet(legacy: LegacyService, authenticate: Authenticate, cha
 }
 
 /** DELETE with a session: ends it (spec 2025-11-25, "Session Management"). */
-export function legacyDelete(
-  legacy: LegacyService,
-  authenticate: Authenticate,
-  challenge: ChallengeOptions,
-): Middleware {
+export function legacyDelete(legacy: LegacyService, authenticate: AuthenticateOrChallenge): Middleware {
   return async (ctx, next) => {
     if (sessionHeader(ctx) === undefined) return next();
-    const session = await requestedSession(ctx, legacy, authenticate, challenge);
+    const session = await requestedSession(ctx, legacy, authenticate);
     if (!session) return;
     legacy.endSession(session);
     ctx.status = 204;

@@ -1,11 +1,15 @@
 /**
  * POST /mcp: one JSON-RPC message in, one response out (JSON, or SSE once the request streams).
  * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
+ *
+ * One middleware runs the steps in order: authenticate, reserve the body budget, read, gate,
+ * route. Each step either hands the next one what it needs or has already answered (a refusal
+ * through error-reply.ts) and hands back undefined. They are plain functions called in sequence,
+ * not Koa middleware: a layer per step would cost a promise and a microtask each on every request.
  */
 import type { Context, Middleware } from 'koa';
 import {
   ErrorCode,
-  errorResponse,
   parseJson,
   ProtocolError,
   isJsonRpcResponse,
@@ -15,13 +19,15 @@ import {
   readableId,
   type LegacyService,
   type McpDispatcher,
+  type Principal,
 } from '../protocol/index.js';
 import { Cancellation } from '../engine/index.js';
-import { AuthenticationError, type Authenticate } from './authenticate.js';
+import type { AuthenticateOrChallenge } from './authenticate-or-challenge.js';
 import { insufficientScope, writeChallenge, type ChallengeOptions } from './bearer-challenge.js';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyBudget, BodyReservation } from './body-budget.js';
 import { clientKey } from './client-address.js';
 import type { ConcurrencyGate } from './concurrency-limit.js';
+import { replyError } from './error-reply.js';
 import {
   BodyAbortedError,
   BodyBudgetExceededError,
@@ -36,13 +42,14 @@ import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js'
 
 export interface McpEndpointOptions {
   dispatcher: McpDispatcher;
-  authenticate: Authenticate;
+  /** The authentication step every route shares (authenticate-or-challenge.ts). */
+  authenticate: AuthenticateOrChallenge;
   maxBodyBytes: number;
   bodyTimeoutMs: number;
   gate: ConcurrencyGate;
   /** Request-body bytes held at once, in total and per client address. */
   bodyBudget: BodyBudget;
-  /** What 401 and 403 challenges name (the RFC 9728 metadata URL, the scopes to ask for). */
+  /** What a 403 for an operation's missing scopes names (the RFC 9728 metadata URL). */
   challenge?: ChallengeOptions;
   /** The tools' `x-mcp-header` parameters (see standard-headers.ts). */
   headerParamsOf?: HeaderParamsOf;
@@ -50,134 +57,174 @@ export interface McpEndpointOptions {
   legacy?: LegacyService;
 }
 
+/** The body's share of the budget while it is read (read-body.ts). */
+interface Reserved {
+  bytes: number;
+  budget: BodyReservation;
+}
+
+/** A message as read: its envelope, and the body until the request runs (see route). */
+interface Incoming {
+  envelope: unknown;
+  body: string | undefined;
+}
+
 export function mcpEndpoint(options: McpEndpointOptions): Middleware {
   return async (ctx) => {
-    const channel = new ResponseChannel(ctx);
-    const cancellation = new Cancellation();
-    ctx.res.on('close', () => {
-      if (!ctx.res.writableFinished) cancellation.abort();
-    });
-
-    let principal;
-    try {
-      const authenticated = options.authenticate(ctx);
-      principal = authenticated instanceof Promise ? await authenticated : authenticated;
-    } catch (error) {
-      if (!(error instanceof AuthenticationError)) throw error;
-      channel.finish(
-        writeChallenge(ctx, error.failure, options.challenge ?? {}),
-        errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)),
-      );
-      return;
-    }
-
+    const cancellation = cancelOnHangUp(ctx);
+    const authenticated = options.authenticate(ctx);
+    const caller = authenticated instanceof Promise ? await authenticated : authenticated;
+    if (!caller) return;
     const client = clientKey(ctx.req.socket.remoteAddress);
-    const declared = Number(ctx.req.headers['content-length']);
-    const reserveBytes = Number.isSafeInteger(declared) && declared <= options.maxBodyBytes ? declared : 0;
-    const budget = options.bodyBudget.reserve(client, reserveBytes);
-    if (!budget) return bodyBusy(ctx, channel, options.bodyBudget.busyMessage);
-    if (!principal.authenticated) principal = { ...principal, client };
-
-    let message: unknown;
-    let body: string | undefined;
-    try {
-      body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, { bytes: reserveBytes, budget });
-      message = parseJson(body);
-    } catch (error) {
-      if (error instanceof BodyBudgetExceededError) return bodyBusy(ctx, channel, error.message);
-      if (error instanceof BodyTooLargeError) {
-        // The rest of the body is read and dropped first (bounded), so the client finishes sending
-        // and reads the 413 instead of a broken pipe; past the bound the connection closes.
-        if (!(await discardRest(ctx.req))) ctx.set('Connection', 'close');
-        channel.finish(413, errorResponse(undefined, new ProtocolError(ErrorCode.InvalidRequest, error.message)));
-        return;
-      }
-      if (error instanceof BodyTimeoutError || error instanceof BodyAbortedError) {
-        // The client hung up (or was cut off) mid-body: nothing can be answered, nothing went wrong.
-        ctx.respond = false;
-        return;
-      }
-      if (error instanceof ProtocolError) {
-        channel.finish(error.httpStatus, errorResponse(error.requestId, error));
-        return;
-      }
-      throw error;
-    } finally {
-      budget.release();
-    }
-
-    if (!options.gate.tryEnter()) {
-      ctx.set('Retry-After', '1');
-      const busy = limitExceeded('concurrent_requests', options.gate.busyMessage, 'instance', {
-        limit: options.gate.max,
-      });
-      channel.finish(busy.httpStatus, errorResponse(readableId(message), busy));
-      return;
-    }
-    // A long-lived request (a listen stream, a 2025-11-25 call waiting for its answer) gives its
-    // slot back early, once its own budget has taken it (protocol/long-lived-budget.ts).
-    let inGate = true;
-    const leaveRequestGate = () => {
-      if (!inGate) return;
-      inGate = false;
-      options.gate.leave();
-    };
-    const keepAlive = () => channel.keepAlive();
-    let outcome;
-    try {
-      // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
-      if (options.legacy && isLegacyMessage(message, sessionHeader(ctx) !== undefined)) {
-        // A response's result is the client's answer: the envelope dropped it, so read it again.
-        const full = isJsonRpcResponse(message) ? (JSON.parse(body!) as unknown) : message;
-        body = undefined;
-        await legacyPost(options.legacy, {
-          ctx,
-          channel,
-          message: full,
-          principal,
-          signal: cancellation.signal,
-          challenge: options.challenge ?? {},
-          leaveRequestGate,
-        });
-        return;
-      }
-      // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
-      body = undefined;
-      outcome = await options.dispatcher.dispatch(message, {
-        principal,
-        cancellation,
-        checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
-        notify: (notification) => channel.notify(notification),
-        leaveRequestGate,
-        keepAlive,
-      });
-    } finally {
-      leaveRequestGate();
-    }
-    switch (outcome.type) {
-      case 'notification':
-        // No client notifications exist on HTTP in 2026-07-28; accept and ignore (spec: 202).
-        // Koa turns an empty body into 204; write the 202 ourselves.
-        ctx.respond = false;
-        ctx.res.writeHead(202).end();
-        return;
-      case 'cancelled':
-        channel.abandon();
-        return;
-      case 'response':
-        if (outcome.insufficientScope) {
-          writeChallenge(ctx, insufficientScope(outcome.insufficientScope), options.challenge ?? {});
-        }
-        if (isRetryLaterStatus(outcome.httpStatus)) ctx.set('Retry-After', '1');
-        channel.finishAfterTurn(outcome.httpStatus, outcome.response);
-    }
+    const reserved = reserveBodyBudget(ctx, options, client);
+    if (!reserved) return;
+    const incoming = await readMessage(ctx, options, reserved);
+    if (!incoming) return;
+    const leaveRequestGate = enterGate(ctx, options.gate, incoming.envelope);
+    if (!leaveRequestGate) return;
+    const principal: Principal = caller.authenticated ? caller : { ...caller, client };
+    return route(ctx, options, incoming, { principal, cancellation, leaveRequestGate });
   };
 }
 
+/** Listens from the start: a client that hangs up at any point cancels what runs for it. */
+function cancelOnHangUp(ctx: Context): Cancellation {
+  const cancellation = new Cancellation();
+  ctx.res.on('close', () => {
+    if (!ctx.res.writableFinished) cancellation.abort();
+  });
+  return cancellation;
+}
+
+/** Reserves the declared body length before a byte is read; undefined once refused (503). */
+function reserveBodyBudget(ctx: Context, options: McpEndpointOptions, client: string): Reserved | undefined {
+  const declared = Number(ctx.req.headers['content-length']);
+  const bytes = Number.isSafeInteger(declared) && declared <= options.maxBodyBytes ? declared : 0;
+  const budget = options.bodyBudget.reserve(client, bytes);
+  if (budget) return { bytes, budget };
+  bodyBusy(ctx, options.bodyBudget.busyMessage);
+  return undefined;
+}
+
+/**
+ * Reads and parses the body, and gives its budget back; undefined once refused (413, 503, a parse
+ * error) or when the client went away mid-body.
+ */
+async function readMessage(
+  ctx: Context,
+  options: McpEndpointOptions,
+  reserved: Reserved,
+): Promise<Incoming | undefined> {
+  try {
+    const body = await readBody(ctx.req, options.maxBodyBytes, options.bodyTimeoutMs, reserved);
+    return { envelope: parseJson(body), body };
+  } catch (error) {
+    if (error instanceof BodyBudgetExceededError) {
+      bodyBusy(ctx, error.message);
+    } else if (error instanceof BodyTooLargeError) {
+      // The rest of the body is read and dropped first (bounded), so the client finishes sending
+      // and reads the 413 instead of a broken pipe; past the bound the connection closes.
+      if (!(await discardRest(ctx.req))) ctx.set('Connection', 'close');
+      replyError(ctx, 413, new ProtocolError(ErrorCode.InvalidRequest, error.message));
+    } else if (error instanceof BodyTimeoutError || error instanceof BodyAbortedError) {
+      // The client hung up (or was cut off) mid-body: nothing can be answered, nothing went wrong.
+      ctx.respond = false;
+    } else if (error instanceof ProtocolError) {
+      replyError(ctx, error.httpStatus, error, error.requestId);
+    } else {
+      throw error;
+    }
+    return undefined;
+  } finally {
+    reserved.budget.release();
+  }
+}
+
+/** Takes a request slot; answers how to give it back, or undefined once refused (503). */
+function enterGate(ctx: Context, gate: ConcurrencyGate, envelope: unknown): (() => void) | undefined {
+  if (!gate.tryEnter()) {
+    ctx.set('Retry-After', '1');
+    const busy = limitExceeded('concurrent_requests', gate.busyMessage, 'instance', { limit: gate.max });
+    replyError(ctx, busy.httpStatus, busy, readableId(envelope));
+    return undefined;
+  }
+  // A long-lived request (a listen stream, a 2025-11-25 call waiting for its answer) gives its
+  // slot back early, once its own budget has taken it (protocol/long-lived-budget.ts).
+  let inGate = true;
+  return () => {
+    if (!inGate) return;
+    inGate = false;
+    gate.leave();
+  };
+}
+
+interface Caller {
+  principal: Principal;
+  cancellation: Cancellation;
+  leaveRequestGate: () => void;
+}
+
+/** Runs the message (the 2025-11-25 layer or the dispatcher), leaves the gate, writes the answer. */
+async function route(ctx: Context, options: McpEndpointOptions, incoming: Incoming, caller: Caller): Promise<void> {
+  const { principal, cancellation, leaveRequestGate } = caller;
+  const channel = new ResponseChannel(ctx);
+  let outcome;
+  try {
+    // The 2025-11-25 wire (initialize and sessions) goes to its own layer; see legacy-endpoint.ts.
+    if (options.legacy && isLegacyMessage(incoming.envelope, sessionHeader(ctx) !== undefined)) {
+      // A response's result is the client's answer: the envelope dropped it, so read it again.
+      const message = isJsonRpcResponse(incoming.envelope)
+        ? (JSON.parse(incoming.body!) as unknown)
+        : incoming.envelope;
+      incoming.body = undefined;
+      await legacyPost(options.legacy, {
+        ctx,
+        channel,
+        message,
+        principal,
+        signal: cancellation.signal,
+        challenge: options.challenge ?? {},
+        leaveRequestGate,
+      });
+      return;
+    }
+    // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
+    incoming.body = undefined;
+    outcome = await options.dispatcher.dispatch(incoming.envelope, {
+      principal,
+      cancellation,
+      checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
+      notify: (notification) => channel.notify(notification),
+      traceHeaders: ctx.req.headers,
+      leaveRequestGate,
+      keepAlive: () => channel.keepAlive(),
+    });
+  } finally {
+    leaveRequestGate();
+  }
+  switch (outcome.type) {
+    case 'notification':
+      // No client notifications exist on HTTP in 2026-07-28; accept and ignore (spec: 202).
+      // Koa turns an empty body into 204; write the 202 ourselves.
+      ctx.respond = false;
+      ctx.res.writeHead(202).end();
+      return;
+    case 'cancelled':
+      channel.abandon();
+      return;
+    case 'response':
+      if (outcome.insufficientScope) {
+        writeChallenge(ctx, insufficientScope(outcome.insufficientScope), options.challenge ?? {});
+      }
+      if (isRetryLaterStatus(outcome.httpStatus)) ctx.set('Retry-After', '1');
+      channel.finishAfterTurn(outcome.httpStatus, outcome.response);
+  }
+}
+
 /** Over the body budget: refused before (or while) the body is read, and the connection closed. */
-function bodyBusy(ctx: Context, channel: ResponseChannel, text: string): void {
+function bodyBusy(ctx: Context, text: string): void {
   ctx.set('Connection', 'close');
   ctx.set('Retry-After', '1');
   const busy = limitExceeded('body_bytes_in_flight', text, 'instance');
-  channel.finish(busy.httpStatus, errorResponse(undefined, busy));
+  replyError(ctx, busy.httpStatus, busy);
 }

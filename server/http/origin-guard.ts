@@ -3,7 +3,9 @@
  * is present and not allowed gets 403; when the server is bound to loopback, the Host header must
  * name a loopback host too, so a rebound hostname never reaches a local server.
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { ErrorCode, ProtocolError } from '../protocol/index.js';
+import { replyError } from './error-reply.js';
 
 export interface OriginPolicy {
   /** Origins allowed besides the server's own host, e.g. `https://app.example.com`. */
@@ -24,8 +26,8 @@ function hostnameOf(hostHeader: string): string {
   return hostHeader.split(':')[0]!.toLowerCase();
 }
 
-function forbidden(message: string) {
-  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message } });
+function forbidden(ctx: Context, message: string): void {
+  replyError(ctx, 403, new ProtocolError(ErrorCode.InvalidRequest, message));
 }
 
 export function originGuard(policy: OriginPolicy): Middleware {
@@ -43,9 +45,7 @@ export function originGuard(policy: OriginPolicy): Middleware {
   };
   return (ctx, next) => {
     if (allowedHosts.size > 0 && !hostAllowed(ctx.get('host'))) {
-      ctx.status = 403;
-      ctx.type = 'application/json';
-      ctx.body = forbidden('Forbidden: this server does not answer for that Host');
+      forbidden(ctx, 'Forbidden: this server does not answer for that Host');
       return;
     }
     const origin = ctx.get('origin');
@@ -59,9 +59,7 @@ export function originGuard(policy: OriginPolicy): Middleware {
       const sameHost = originHost !== undefined && originHost === ctx.get('host').toLowerCase();
       const hostAllowed = allowedHosts.size === 0 || allowedHosts.has(hostnameOf(originHost ?? ''));
       if (!sameHost || !hostAllowed) {
-        ctx.status = 403;
-        ctx.type = 'application/json';
-        ctx.body = forbidden('Forbidden: Origin not allowed');
+        forbidden(ctx, 'Forbidden: Origin not allowed');
         return;
       }
     }

@@ -64,8 +64,8 @@ export class ResponseChannel {
   /**
    * Sends the final message: the last SSE event, or the JSON body. The JSON body goes out with its
    * headers in one write, straight to Node (Koa's body handling would only redo what is known here).
-   * For refusals: they go out at once, before the parser reads on (a body cut short, a connection
-   * to close).
+   * It goes out at once, for the 2025-11-25 layer's answers that must not wait for the turn (an
+   * initialize, a refused call); the edge's own refusals go through error-reply.ts.
    */
   finish(status: number, message: unknown): void {
     const body = this.#jsonBody(status, message);

@@ -71,7 +71,7 @@ export interface AccessTokenOptions {
 
 interface IssuerKeys {
   keys?: JWTVerifyGetKey;
-  pending?: Promise<JWTVerifyGetKey>;
+  pending?: Promise<JWTVerifyGetKey> | undefined;
   /** When discovery last failed: it is not tried again before the cooldown has passed. */
   failedAt?: number;
 }

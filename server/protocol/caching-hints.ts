@@ -7,6 +7,13 @@
  */
 import type { Principal } from './principal.js';
 
+/** What discover advertises changes only with a deploy. */
+export const DISCOVER_TTL_MS = 60 * 60 * 1000;
+/** The lists; live tools (`baton dev`) announce their changes on subscriptions/listen instead. */
+export const LIST_TTL_MS = 5 * 60 * 1000;
+/** A resource's contents may come from a machine that reads live data. */
+export const READ_TTL_MS = 60 * 1000;
+
 export interface CachingHints {
   ttlMs: number;
   cacheScope: 'public' | 'private';

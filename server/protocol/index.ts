@@ -1,6 +1,6 @@
 /** The protocol layer's public API: MCP 2026-07-28 over JSON-RPC, independent of any transport. */
 export { McpDispatcher, type Dispatched, type ServerInfo, type TransportContext } from './mcp-dispatcher.js';
-export { createMcpDispatcher, type McpServiceOptions } from './mcp-service.js';
+export { createMcpDispatcher, type McpDispatcherOptions } from './create-mcp-dispatcher.js';
 export { ProtocolError, headerMismatch, invalidParams, methodNotFound } from './protocol-error.js';
 export { toProtocolError } from './engine-errors.js';
 export { ErrorCode, errorCatalogue, httpStatusOf, type CatalogueEntry } from './error-catalogue.js';
@@ -15,7 +15,7 @@ export {
   type RequestId,
 } from './json-rpc.js';
 export { META, readRequestMeta, type RequestMeta } from './request-meta.js';
-export { SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
+export { PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './protocol-version.js';
 export { ANONYMOUS, type Principal } from './principal.js';
 export { InsufficientScope, ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
 export { catalogueScopes } from './scoped-methods.js';

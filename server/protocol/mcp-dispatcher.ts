@@ -5,6 +5,7 @@
  * -> params and handler (-32602, -32021, -32603). Every error echoes the request id when readable.
  */
 import type { Cancellation, Logger } from '../engine/index.js';
+import { RequestTelemetry, type Telemetry } from '../telemetry/index.js';
 import { toWireError } from './engine-errors.js';
 import {
   errorResponse,
@@ -36,6 +37,8 @@ export interface TransportContext {
   cancellation: Cancellation;
   /** Transport checks that sit between `_meta` and the version check (HTTP: standard headers). */
   checkTransport?: (request: JsonRpcRequest, meta: RequestMeta) => void;
+  /** HTTP: the request's headers, where a client's trace context may be (stdio has none). */
+  traceHeaders?: unknown;
   /** Delivers a notification for the request in flight; without it, notifications are dropped. */
   notify?: (message: JsonRpcNotification | PreparedNotification) => void;
   /** See MethodContext: the request turned long-lived and gives its request-gate slot back. */
@@ -62,6 +65,8 @@ export interface DispatcherOptions {
   methods: Record<string, MethodSpec>;
   capabilities: () => Record<string, unknown>;
   logger: Logger;
+  /** Spans and metrics per request (telemetry/). */
+  telemetry?: Telemetry | undefined;
 }
 
 export class McpDispatcher {
@@ -94,17 +99,37 @@ export class McpDispatcher {
 
   async dispatch(message: unknown, transport: TransportContext): Promise<Dispatched> {
     let id = readableId(message);
+    let traced: RequestTelemetry | undefined;
     try {
       const incoming = toIncomingMessage(message);
       if (!('id' in incoming)) return { type: 'notification', notification: incoming };
       id = incoming.id;
-      return await this.#dispatchRequest(incoming, transport);
+      if (this.#options.telemetry?.active) traced = this.#traced(incoming, transport);
+      if (!traced) return await this.#dispatchRequest(incoming, transport, undefined);
+      return ended(traced, await this.#dispatchRequest(incoming, transport, traced));
     } catch (error) {
-      return this.#errorOutcome(id, error, message);
+      const outcome = this.#errorOutcome(id, error, message);
+      return traced ? ended(traced, outcome) : outcome;
     }
   }
 
-  async #dispatchRequest(request: JsonRpcRequest, transport: TransportContext): Promise<Dispatched> {
+  #traced(request: JsonRpcRequest, transport: TransportContext): RequestTelemetry | undefined {
+    const { method } = request;
+    return RequestTelemetry.begin(this.#options.telemetry, {
+      method,
+      known: Object.hasOwn(this.#options.methods, method),
+      id: request.id,
+      meta: request.params?._meta,
+      headers: transport.traceHeaders,
+      transport: transport.traceHeaders === undefined ? 'pipe' : 'tcp',
+    });
+  }
+
+  async #dispatchRequest(
+    request: JsonRpcRequest,
+    transport: TransportContext,
+    trace: RequestTelemetry | undefined,
+  ): Promise<Dispatched> {
     const params = request.params ?? {};
     // A legacy client opens with initialize and no _meta: answer in the modern way, naming the
     // versions we serve, so it can tell this server apart (spec, basic/versioning).
@@ -130,7 +155,7 @@ export class McpDispatcher {
     if (!spec || (spec.capability && !Object.hasOwn(this.#options.capabilities(), spec.capability))) {
       throw methodNotFound(request.method);
     }
-    const result = await spec.handle({
+    const handled = spec.handle({
       id: request.id,
       method: request.method,
       params,
@@ -143,9 +168,11 @@ export class McpDispatcher {
           notification instanceof PreparedNotification ? notification : { jsonrpc: '2.0', ...notification },
         );
       },
+      trace,
       leaveRequestGate: transport.leaveRequestGate,
       keepAlive: transport.keepAlive,
     });
+    const result = await (trace && request.method === 'subscriptions/listen' ? this.#listening(handled) : handled);
     if (result === CANCELLED || transport.cancellation.aborted) return { type: 'cancelled' };
     // Copied, not changed in place: a handler may answer with an object it keeps (a cached list).
     const response = resultResponse(request.id, {
@@ -154,6 +181,14 @@ export class McpDispatcher {
       _meta: result._meta === undefined ? this.#serverMeta : { ...(result._meta as object), ...this.#serverMeta },
     });
     return { type: 'response', response, httpStatus: 200 };
+  }
+
+  /** A subscriptions/listen stream counts as live while its handler runs. */
+  #listening<T>(handled: Promise<T>): Promise<T> {
+    const metrics = this.#options.telemetry?.metrics;
+    if (!metrics) return handled;
+    metrics.listenStream(1);
+    return handled.finally(() => metrics.listenStream(-1));
   }
 
   #errorOutcome(id: ReturnType<typeof readableId>, error: unknown, message: unknown): Dispatched {
@@ -170,4 +205,23 @@ export class McpDispatcher {
     }
     return { type: 'response', response, httpStatus: wire.httpStatus };
   }
+}
+
+/** Ends a request's telemetry with how it was answered: error code, result type, tool error. */
+function ended(trace: RequestTelemetry, outcome: Dispatched): Dispatched {
+  if (outcome.type !== 'response') {
+    trace.end({});
+    return outcome;
+  }
+  const { response } = outcome;
+  if ('error' in response) {
+    trace.end({ errorCode: response.error.code, errorMessage: response.error.message });
+  } else {
+    const result = response.result as { resultType?: unknown; isError?: unknown };
+    trace.end({
+      ...(typeof result.resultType === 'string' ? { resultType: result.resultType } : {}),
+      toolError: result.isError === true,
+    });
+  }
+  return outcome;
 }

@@ -4,6 +4,7 @@ import type { RequestId } from './json-rpc.js';
 import type { Principal } from './principal.js';
 import type { PreparedNotification } from './prepared-notification.js';
 import type { RequestMeta } from './request-meta.js';
+import type { RequestTelemetry } from '../telemetry/index.js';
 
 export interface MethodContext {
   id: RequestId;
@@ -20,6 +21,8 @@ export interface MethodContext {
    * answers questions live with server-to-client requests. Unset on 2026-07-28.
    */
   runFlow?: (engine: FlowEngine, call: FlowCall) => Promise<FlowOutcome>;
+  /** The request's span and metrics, when telemetry is on (undefined otherwise). */
+  trace?: RequestTelemetry | undefined;
   /**
    * Called by a request that turns long-lived (a listen stream, a call waiting for its client):
    * it gives back its slot in the transport's request gate, being counted by LongLivedBudget

@@ -19,7 +19,7 @@ export class ProtocolError extends Error {
   }
 
   /** The id of the request this error answers, when it is known before dispatch. */
-  requestId?: string | number;
+  requestId?: string | number | undefined;
 
   /** The same error, answering a known request id. */
   answering(id: string | number | undefined): this {

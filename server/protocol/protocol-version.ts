@@ -2,7 +2,10 @@
 import { ErrorCode } from './error-catalogue.js';
 import { ProtocolError } from './protocol-error.js';
 
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+/** The revision this server speaks, and the one its own clients (`baton call`, the docs pages) send. */
+export const PROTOCOL_VERSION = '2026-07-28';
+
+export const SUPPORTED_PROTOCOL_VERSIONS = [PROTOCOL_VERSION] as const;
 
 export function unsupportedVersion(requested: unknown): ProtocolError {
   return new ProtocolError(ErrorCode.UnsupportedProtocolVersion, 'Unsupported protocol version', {

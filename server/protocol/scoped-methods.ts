@@ -22,7 +22,7 @@ export interface ScopedCatalogue {
   tools: ToolRegistry;
   prompts: PromptRegistry;
   resources: ResourceRegistry;
-  tasks?: TaskManager;
+  tasks?: TaskManager | undefined;
 }
 
 /** Every scope the entries declare, sorted: `scopes_supported` and the 401 challenge's `scope`. */

@@ -21,7 +21,7 @@ export interface AskedQuestion {
    */
   in: { round: number } | { taskId: string; update: number };
   /** Aborted when the run is interrupted: a prompt should stop. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -7,12 +7,10 @@
  * up on the task (interrupted, out of time, or its answer policy failed) cancels it first: nobody
  * else holds the task id, and the task would otherwise wait for answers until its TTL.
  */
-import type { InputRequest } from '../engine/index.js';
+import { isTerminalStatus, type InputRequest } from '../engine/index.js';
 import type { AnswerPolicy } from './answer-policy.js';
 import type { Round, RoundsRun, RunEnding, Send } from './round-exchange.js';
 import { taskPollMs, type RunRoundsOptions } from './run-rounds.js';
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 interface Following {
   send: Send;
@@ -76,7 +74,7 @@ export async function followTask(following: Following): Promise<Pick<RoundsRun, 
   let updates = 0;
   try {
     for (;;) {
-      if (TERMINAL.has(String(task.status))) return { outcome: 'complete', ending: endingOf(task) };
+      if (isTerminalStatus(task.status)) return { outcome: 'complete', ending: endingOf(task) };
       if (Date.now() >= deadline) {
         await cancel(send, taskId, 'timeout', options);
         return { outcome: 'unfinished' };
@@ -91,9 +89,7 @@ export async function followTask(following: Following): Promise<Pick<RoundsRun, 
           const question = key.replace(/\.\d+$/, '');
           const occurrence = asked.get(question) ?? 0;
           asked.set(question, occurrence + 1);
-          answers[key] = await race(
-            policy(question, request, occurrence, { inputKey: key, in: where, ...(signal ? { signal } : {}) }),
-          );
+          answers[key] = await race(policy(question, request, occurrence, { inputKey: key, in: where, signal }));
         }
         for (const [key] of fresh) answered.add(key);
         // The answers belong to the exchange that showed the questions.

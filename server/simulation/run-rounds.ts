@@ -41,7 +41,7 @@ export interface RunRoundsOptions {
   /** Real time a task may run before the run gives up on it (default: no limit). */
   taskTimeoutMs?: number;
   /** Interrupts a task being followed: it is cancelled and the outcome is `interrupted`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   observer?: RoundsObserver;
 }
 
@@ -89,7 +89,7 @@ export async function runRounds(send: Send, policy: AnswerPolicy, options: RunRo
       answers[key] = await policy(key, request, occurrence, {
         inputKey: key,
         in: { round },
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: options.signal,
       });
     }
     const waitingIn = (await options.waitingIn?.({ requestState: result.requestState })) ?? [];

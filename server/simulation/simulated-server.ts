@@ -23,13 +23,12 @@ import {
   TASKS_EXTENSION,
   ToolRegistry,
 } from '../engine/index.js';
-import { ANONYMOUS, createMcpDispatcher, META, toProtocolError } from '../protocol/index.js';
+import { ANONYMOUS, createMcpDispatcher, META, PROTOCOL_VERSION, toProtocolError } from '../protocol/index.js';
 import { BATON_VERSION } from '../version.js';
 import type { Send } from './round-exchange.js';
 import type { WaitingIn } from './run-rounds.js';
 import type { SimulatedFlow } from './simulated-flow.js';
 
-const EXAMPLE_PROTOCOL_VERSION = '2026-07-28';
 const EXAMPLE_CAPABILITIES = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} };
 const EXAMPLE_CLOCK = Date.UTC(2026, 6, 28, 12, 0, 0);
 const SIMULATION_KEY_ID = 'docs';
@@ -40,10 +39,10 @@ export interface SimulatedServerOptions {
    * Actors provided over the tool's `exampleActors` (a test's stand-ins). With `allowEffects` the
    * run may invoke actors that have an effect (a test that means it); the docs never set it.
    */
-  actors?: Record<string, AnyActorLogic>;
+  actors?: Record<string, AnyActorLogic> | undefined;
   allowEffects?: boolean;
   /** Cancels the request being dispatched (the server sees the client go away). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface SimulatedServer {
@@ -111,7 +110,7 @@ export function startSimulatedServer(flow: SimulatedFlow, options: SimulatedServ
     : EXAMPLE_CAPABILITIES;
   const dispatcher = createMcpDispatcher({
     serverInfo: { name: 'baton', version: BATON_VERSION },
-    ...(tasks ? { tasks: tasks.manager } : {}),
+    tasks: tasks?.manager,
     tools,
     prompts: new PromptRegistry(subject.kind === 'prompt' ? [subject.definition] : []),
     resources: new ResourceRegistry(subject.kind === 'resource' ? [subject.definition] : []),
@@ -127,7 +126,7 @@ export function startSimulatedServer(flow: SimulatedFlow, options: SimulatedServ
       params: {
         ...params,
         _meta: {
-          [META.protocolVersion]: EXAMPLE_PROTOCOL_VERSION,
+          [META.protocolVersion]: PROTOCOL_VERSION,
           [META.clientCapabilities]: capabilities,
           [META.clientInfo]: { name: 'example-client', version: '1.0.0' },
         },

@@ -45,7 +45,7 @@ export interface StdioOptions {
   /** How long requests in flight may still run after the input ends (default 30 s, a round's budget). */
   drainTimeoutMs?: number;
   /** Serves 2025-11-25 clients (initialize, questions as server-to-client requests) too. */
-  legacy?: LegacyService;
+  legacy?: LegacyService | undefined;
 }
 
 export interface StdioConnection {

@@ -78,8 +78,8 @@ export async function runFlow(
       },
       maxRounds: options.maxRounds ?? 20,
       allowEffects: true,
-      ...(options.actors ? { actors: options.actors } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      actors: options.actors,
+      signal: options.signal,
     },
   );
   // No signal reaches the runner itself, so a run is never `interrupted`.

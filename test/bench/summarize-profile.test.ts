@@ -69,4 +69,27 @@ describe('summarizeProfile', () => {
       '(garbage collector)': 10,
     });
   });
+
+  it('groups the task path: BullMQ, ioredis, the task engine, superjson, and every socket write', () => {
+    expect(libraryOf('file:///app/node_modules/bullmq/dist/esm/classes/job.js', 'addJob')).to.equal('bullmq');
+    expect(libraryOf('file:///app/node_modules/ioredis/built/Command.js', 'Command')).to.equal('ioredis');
+    expect(libraryOf('file:///app/node_modules/redis-parser/lib/parser.js', 'execute')).to.equal('ioredis');
+    expect(libraryOf('file:///app/node_modules/superjson/dist/plainer.js', 'walk')).to.equal('superjson');
+    expect(libraryOf('file:///app/dist/server/engine/tasks/task-runner.js', 'run')).to.equal('server/engine/tasks');
+    expect(libraryOf('node:internal/deps/undici/undici', 'fetch')).to.equal('fetch (the bench client)');
+    expect(libraryOf('', 'writeBuffer')).to.equal('socket write');
+  });
+
+  it("leaves out an in-process profile's own stop, which comes after the measured window", () => {
+    const inProcess = {
+      nodes: [
+        { id: 1, callFrame: { functionName: 'addJob', url: 'file:///app/node_modules/bullmq/dist/job.js' } },
+        { id: 2, callFrame: { functionName: 'dispatch', url: '' } },
+      ],
+      samples: [1, 1, 2],
+      timeDeltas: [10, 10, 500],
+    };
+    const summary = summarizeProfile(inProcess, 50);
+    expect(summary.byLibrary).to.deep.equal([{ library: 'bullmq', micros: 50, share: 1 }]);
+  });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { configFromEnvironment, urlHost } from '../../server/cli/config.js';
+import { securityOptions } from '../../server/cli/security-options.js';
 import { ConfigurationError, generateKeyEntry } from '../../server/engine/index.js';
 
 describe('configFromEnvironment', () => {
@@ -84,6 +85,13 @@ describe('configFromEnvironment', () => {
     expect(config.allowedOrigins).to.deep.equal(['https://app.example.com']);
   });
 
+  it('reads the XState path, and hands it to the server with the other settings', () => {
+    expect(configFromEnvironment({}).xstatePath).to.equal(undefined);
+    const config = configFromEnvironment({ BATON_XSTATE_PATH: 'public' });
+    expect(config.xstatePath).to.equal('public');
+    expect(securityOptions(config).xstatePath).to.equal('public');
+  });
+
   it('names a wildcard address as 127.0.0.1 and brackets IPv6 in URLs', () => {
     expect(urlHost('0.0.0.0')).to.equal('127.0.0.1');
     expect(urlHost('::')).to.equal('127.0.0.1');
@@ -111,6 +119,7 @@ describe('configFromEnvironment', () => {
     ['an allowed origin with a path', { BATON_ALLOWED_ORIGINS: 'https://app.example.com/page' }],
     ['an allowed origin that is not a URL', { BATON_ALLOWED_ORIGINS: 'app.example.com' }],
     ['a zero socket cap', { BATON_MAX_SOCKETS_PER_CLIENT: '0' }],
+    ['an XState path that is not auto or public', { BATON_XSTATE_PATH: 'fast' }],
   ];
   for (const [label, env] of bad) {
     it(`refuses ${label} with a ConfigurationError that says what to fix`, () => {

@@ -20,6 +20,7 @@ import {
   type ElicitResult,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
 export type Era = 'modern' | 'legacy';
 
@@ -89,7 +90,7 @@ async function connectClient(target: ClientTarget, era: Era, options: ConnectOpt
     { name: 'baton-official-client-test', version: '1.0.0' },
     {
       capabilities,
-      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+      versionNegotiation: { mode: era === 'modern' ? { pin: PROTOCOL_VERSION } : 'legacy' },
       // Small on purpose: an endless re-ask would surface as a round-limit error, not a hang.
       inputRequired: { autoFulfill: true, maxRounds: 5 },
     },

@@ -6,19 +6,10 @@
  * step-up challenge and gives up with the scopes it lacked.
  */
 import { expect } from 'chai';
-import {
-  Client,
-  ClientCredentialsProvider,
-  SdkHttpError,
-  StreamableHTTPClientTransport,
-  type CallToolResult,
-} from '@modelcontextprotocol/client';
-import { createServer, type BatonServer } from '../../server/create-server.js';
-import { defineTool, silentLogger } from '../../server/engine/index.js';
+import { ClientCredentialsProvider, SdkHttpError, type CallToolResult } from '@modelcontextprotocol/client';
 import { countingRelease } from '../helpers/counting-release.js';
 import { startIssuer, type IssuerClient, type TestIssuer } from '../helpers/oidc-issuer.js';
-import { freePort } from '../helpers/spawn-baton.js';
-import { closeServer, testKeyRing } from '../helpers/test-server.js';
+import { answeringClient, serveScopedRelease } from '../helpers/scoped-release.js';
 
 const DEPLOYER: IssuerClient = {
   clientId: 'deployer',
@@ -31,25 +22,12 @@ describe('official client with OAuth client credentials against a real issuer', 
   this.timeout(30_000);
   const release = countingRelease();
   let issuer: TestIssuer;
-  let baton: BatonServer;
   let url: string;
   let stop: () => Promise<void>;
 
   before(async () => {
     issuer = await startIssuer([DEPLOYER, VISITOR]);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}/mcp`;
-    baton = createServer({
-      keyRing: testKeyRing(),
-      logger: silentLogger,
-      tools: [defineTool({ ...release.tool, scopes: ['deploy:write'] })],
-      oauth: { issuers: [issuer.issuer], resource: url },
-    });
-    const { server } = await baton.listen(port, '127.0.0.1');
-    stop = async () => {
-      await closeServer(server);
-      await baton.close();
-    };
+    ({ url, stop } = await serveScopedRelease(release, issuer.issuer));
   });
   after(async () => {
     await stop?.();
@@ -57,29 +35,12 @@ describe('official client with OAuth client credentials against a real issuer', 
   });
 
   function clientAs(credentials: IssuerClient) {
-    const client = new Client(
-      { name: 'baton-oauth-test', version: '1.0.0' },
-      {
-        capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: { pin: '2026-07-28' } },
-        inputRequired: { autoFulfill: true, maxRounds: 5 },
-      },
-    );
-    client.setRequestHandler('elicitation/create', async ({ params }) => {
-      const fields = params.mode === 'url' ? [] : Object.keys(params.requestedSchema.properties);
-      const content: Record<string, string | boolean> = fields.includes('window')
-        ? { window: 'tonight' }
-        : { confirm: true };
-      return { action: 'accept' as const, content };
+    const provider = new ClientCredentialsProvider({
+      clientId: credentials.clientId,
+      clientSecret: credentials.clientSecret,
+      expectedIssuer: issuer.issuer,
     });
-    const transport = new StreamableHTTPClientTransport(new URL(url), {
-      authProvider: new ClientCredentialsProvider({
-        clientId: credentials.clientId,
-        clientSecret: credentials.clientSecret,
-        expectedIssuer: issuer.issuer,
-      }),
-    });
-    return { client, transport };
+    return answeringClient('baton-oauth-test', url, provider);
   }
 
   it('discovers the issuer, gets a token and completes release (window, confirm, deploy)', async () => {

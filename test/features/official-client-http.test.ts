@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMemoryVault, vaultPageRouter, type ExampleToolOptions } from '../../machines/index.js';
 import { pageVisitor } from '../../server/http/index.js';
 import { examplesCatalogue } from '../../server/cli/served-catalogue.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 import { clientCases } from './client-cases.js';
 
@@ -34,6 +35,6 @@ describe('official client (@modelcontextprotocol/client) against Baton over Stre
     transport: async () => new StreamableHTTPClientTransport(new URL(server.url)),
     pageOrigin: () => server.origin,
   };
-  describe('2026-07-28', () => clientCases(target, 'modern'));
+  describe(PROTOCOL_VERSION, () => clientCases(target, 'modern'));
   describe('2025-11-25 (the client in legacy mode: initialize and a session)', () => clientCases(target, 'legacy'));
 });

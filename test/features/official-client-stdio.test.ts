@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { generateKeyEntry } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { freePort } from '../helpers/spawn-baton.js';
 import { clientCases } from './client-cases.js';
 
@@ -64,7 +65,7 @@ describe('official client (@modelcontextprotocol/client) against `baton stdio`',
     },
     pageOrigin: () => pageOrigin,
   };
-  describe('2026-07-28', () => clientCases(target, 'modern'));
+  describe(PROTOCOL_VERSION, () => clientCases(target, 'modern'));
   describe('2025-11-25 (the client in legacy mode: initialize, the process is the session)', () =>
     clientCases(target, 'legacy'));
 });

@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyEntry } from '../../server/engine/index.js';
+import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { sseMessages } from '../helpers/sse-events.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
@@ -94,7 +94,7 @@ describe('tasks across a fleet sharing Redis (BullMQ)', function () {
         if (task.status === 'input_required') {
           resultOf(await taskRpc(url, 'tasks/update', { taskId: id, inputResponses: approve }));
           pending.delete(id);
-        } else if (['completed', 'failed', 'cancelled'].includes(task.status)) pending.delete(id);
+        } else if (isTerminalStatus(task.status)) pending.delete(id);
       }
       await sleep(200);
     }

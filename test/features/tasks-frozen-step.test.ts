@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyEntry } from '../../server/engine/index.js';
+import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js';
 import { SLOW_THEN_ASK } from '../fixtures/long-step-tools.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
@@ -102,7 +102,7 @@ describe('a step frozen past its lock, then woken, in a Redis fleet', function (
     const ended = await until('the task ends', 60_000, async () => {
       const task = (last = await getTask(awake.url, taskId));
       if (task.status === 'input_required') seen.push(...Object.keys(task.inputRequests));
-      return ['completed', 'failed', 'cancelled'].includes(task.status) ? task : undefined;
+      return isTerminalStatus(task.status) ? task : undefined;
     }).catch((error: Error) => {
       throw new Error(`${error.message}; last seen: ${JSON.stringify(last)}`);
     });

@@ -14,7 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyEntry } from '../../server/engine/index.js';
+import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
 import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
@@ -92,7 +92,7 @@ describe('tasks under CPU contention: a three-instance Redis fleet', function ()
         if (finals.has(id)) continue;
         const url = instances[turn++ % 3]!.url;
         const task = await getTask(url, id);
-        if (['completed', 'failed', 'cancelled'].includes(task.status)) finals.set(id, task);
+        if (isTerminalStatus(task.status)) finals.set(id, task);
         else if (task.status === 'input_required') {
           const keys = Object.keys(task.inputRequests);
           const fresh = keys.filter((key) => !asked.get(id)!.includes(key));

@@ -13,7 +13,9 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools, vaultPageRouter } from '../../machines/index.js';
+import { TASKS_EXTENSION } from '../../server/engine/index.js';
 import { pageVisitor, staticBearerTokens } from '../../server/http/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { numberTask } from '../helpers/number-task.js';
 import { CHROMIUM, CHROMIUM_PATH, requireBinaries } from '../helpers/required-binary.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
@@ -21,7 +23,6 @@ import { startTestServer, testKeyRing, type RunningServer } from '../helpers/tes
 const MID_FLOW_SCREENSHOT = '.artifacts/try-it-release.png';
 const README_SCREENSHOT = 'docs/images/try-it.png';
 const TASK_POLL_MS = 250;
-const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 interface WireCall {
   headers: Record<string, string>;
@@ -164,12 +165,12 @@ describe('Try it panel in a real browser', function () {
     expect(calls).to.have.length(3);
     for (const call of calls) {
       expect(call.headers).to.include({
-        'mcp-protocol-version': '2026-07-28',
+        'mcp-protocol-version': PROTOCOL_VERSION,
         'mcp-method': 'tools/call',
         'mcp-name': 'release',
       });
       expect(call.headers).not.to.have.property('authorization');
-      expect(call.body.params._meta).to.include({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28' });
+      expect(call.body.params._meta).to.include({ 'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION });
       expect(call.body.params._meta['io.modelcontextprotocol/clientCapabilities']).to.have.property('elicitation');
       expect(call.body.params.arguments).to.deep.equal({ service: 'billing', version: '2.4.0' });
     }

@@ -4,7 +4,7 @@ import { DEFAULT_ANSWER_MAX_LENGTH } from '../../server/engine/round/answers.js'
 import { defineTool } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
-import { askText, countOf, counter, text } from '../engine/xstate/rounds.js';
+import { askText, countOf, counter, currentXStatePath, onEachXStatePath, text } from '../engine/xstate/rounds.js';
 
 function result(response: { status: number; body: any }) {
   expect(response.status, JSON.stringify(response.body)).to.equal(200);
@@ -41,10 +41,13 @@ const ticking = defineTool({
   }),
 });
 
-describe('XState constructs over HTTP', () => {
+onEachXStatePath('XState constructs over HTTP', () => {
   let server: RunningServer;
   before(async () => {
-    server = await startTestServer({ tools: [counting, ticking] });
+    server = await startTestServer({
+      xstatePath: currentXStatePath(),
+      tools: [counting, ticking],
+    });
   });
   after(() => server.close());
 

@@ -12,8 +12,8 @@ import {
   type RawClientDispatch,
   type TaskEnabledSession,
 } from '@modelcontextprotocol/ext-tasks/client';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
-const PROTOCOL_VERSION = '2026-07-28';
 const CLIENT_INFO = { name: 'ext-tasks-test', version: '1.0.0' };
 const CAPABILITIES = { elicitation: {} };
 

@@ -4,8 +4,8 @@
  * header values. Used by the property suites in test/security/ and by scripts/fuzz-http.ts.
  */
 import fc from 'fast-check';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
-export const PROTOCOL_VERSION = '2026-07-28';
 export const META_KEYS = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
@@ -94,7 +94,7 @@ export const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
       '0',
       'null',
       '2.0',
-      '2026-07-28',
+      PROTOCOL_VERSION,
       '\u0000',
       '\uFEFF',
       '\uD800',

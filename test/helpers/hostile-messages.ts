@@ -12,9 +12,9 @@ import {
   isSendableHeaderValue,
   META_KEYS,
   metaShape,
-  PROTOCOL_VERSION,
   wrongValue,
 } from './hostile-inputs.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
 export const isRecord = (v: unknown): v is Record<string, any> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

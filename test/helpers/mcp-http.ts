@@ -2,7 +2,7 @@
  * A deliberately thin raw HTTP client for wire-level tests: it sends exactly the headers and body
  * a test asks for (the official client is used elsewhere for what real clients do).
  */
-export const PROTOCOL_VERSION = '2026-07-28';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
 export interface RawResponse {
   status: number;

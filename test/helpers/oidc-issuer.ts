@@ -32,6 +32,8 @@ export interface TestIssuer {
   key: SigningKey;
   /** Fetches of the JWKS document so far. */
   jwksRequests: number;
+  /** Every path requested so far, in order (discovery, keys, token). */
+  paths: string[];
   /** A client credentials token for `resource`, asking for `scope`. */
   token(client: IssuerClient, resource: string, scope?: string): Promise<{ accessToken: string; scope?: string }>;
   /** From now on the issuer publishes and signs with `key` only (the old key is gone). */
@@ -46,24 +48,60 @@ export async function signingKey(kid: string, alg: 'RS256' | 'ES256' = 'ES256'):
   return { kid, alg, privateKey, publicJwk, privateJwk };
 }
 
-function provider(issuer: string, key: SigningKey, clients: IssuerClient[]): Provider {
-  const byId = new Map(clients.map((client) => [client.clientId, client]));
-  const allScopes = [...new Set(clients.flatMap((client) => client.scopes))];
+/**
+ * A public client that signs a user in through the browser: authorization code with PKCE, at
+ * `redirectUri`. The issuer then runs oidc-provider's development login and consent pages
+ * (any login and password sign in as that account), which a test drives with plain HTTP.
+ */
+export interface BrowserClient {
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+}
+
+function provider(issuer: string, key: SigningKey, clients: IssuerClient[], browser?: BrowserClient): Provider {
+  const byId = new Map<string, { scopes: string[] }>(clients.map((client) => [client.clientId, client]));
+  if (browser) byId.set(browser.clientId, browser);
+  const allScopes = [...new Set([...clients, ...(browser ? [browser] : [])].flatMap((client) => client.scopes))];
+  const browserClients = browser
+    ? [
+        {
+          client_id: browser.clientId,
+          token_endpoint_auth_method: 'none' as const,
+          grant_types: ['authorization_code'],
+          response_types: ['code' as const],
+          redirect_uris: [browser.redirectUri],
+          scope: allScopes.join(' '),
+          id_token_signed_response_alg: key.alg,
+        },
+      ]
+    : [];
   return new Provider(issuer, {
-    clients: clients.map((client) => ({
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      grant_types: ['client_credentials'],
-      redirect_uris: [],
-      response_types: [],
-      scope: allScopes.join(' '),
-      id_token_signed_response_alg: key.alg,
-    })),
+    pkce: { required: () => true },
+    clients: [
+      ...browserClients,
+      ...clients.map((client) => ({
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        grant_types: ['client_credentials'],
+        redirect_uris: [],
+        response_types: [],
+        scope: allScopes.join(' '),
+        id_token_signed_response_alg: key.alg,
+      })),
+    ],
     jwks: { keys: [key.privateJwk] },
-    ttl: { ClientCredentials: 300 },
+    ttl: {
+      ClientCredentials: 300,
+      AccessToken: 300,
+      AuthorizationCode: 60,
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+    },
     scopes: allScopes,
     features: {
-      devInteractions: { enabled: false },
+      devInteractions: { enabled: browser !== undefined },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -80,17 +118,37 @@ function provider(issuer: string, key: SigningKey, clients: IssuerClient[]): Pro
   });
 }
 
-export async function startIssuer(clients: IssuerClient[], firstKey?: SigningKey): Promise<TestIssuer> {
+export interface IssuerOptions {
+  /**
+   * Serve only `/.well-known/openid-configuration`, as many OpenID Providers do: RFC 8414's
+   * `/.well-known/oauth-authorization-server` answers 404.
+   */
+  openidConfigurationOnly?: boolean;
+  /** Also serve a browser client (authorization code + PKCE) with the development login pages. */
+  browser?: BrowserClient;
+}
+
+export async function startIssuer(
+  clients: IssuerClient[],
+  firstKey?: SigningKey,
+  options: IssuerOptions = {},
+): Promise<TestIssuer> {
   let current: Provider | undefined;
   let key = firstKey ?? (await signingKey('k1'));
   const counters = { jwks: 0 };
+  const paths: string[] = [];
   const server: Server = createServer((req, res) => {
+    paths.push(req.url ?? '');
     if (req.url?.startsWith('/jwks')) counters.jwks += 1;
+    if (options.openidConfigurationOnly && req.url?.startsWith('/.well-known/oauth-authorization-server')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not_found"}');
+      return;
+    }
     void current!.callback()(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  current = provider(issuer, key, clients);
+  current = provider(issuer, key, clients, options.browser);
   return {
     issuer,
     get key() {
@@ -99,6 +157,7 @@ export async function startIssuer(clients: IssuerClient[], firstKey?: SigningKey
     get jwksRequests() {
       return counters.jwks;
     },
+    paths,
     async token(client, resource, scope) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
@@ -118,7 +177,7 @@ export async function startIssuer(clients: IssuerClient[], firstKey?: SigningKey
     },
     rotate(next) {
       key = next;
-      current = provider(issuer, next, clients);
+      current = provider(issuer, next, clients, options.browser);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -1,10 +1,11 @@
 /**
  * Suites that need a program the README does not ask a contributor to install (nginx,
- * redis-server, Chromium) skip without it, with one line on stderr saying what to install. Under
+ * redis-server, Chromium, Prometheus) skip without it, with one line on stderr saying what to install. Under
  * `CI=1` they are required: a CI image that lost one fails instead of passing quietly.
  */
 import { existsSync } from 'node:fs';
 import { nginxBinary } from './nginx.js';
+import { prometheusAvailable } from './prometheus-server.js';
 import { redisAvailable } from './redis-server.js';
 
 export interface RequiredBinary {
@@ -24,6 +25,12 @@ export const NGINX: RequiredBinary = {
   name: 'nginx',
   present: () => nginxBinary() !== undefined,
   install: 'apt-get install nginx',
+};
+
+export const PROMETHEUS: RequiredBinary = {
+  name: 'prometheus',
+  present: prometheusAvailable,
+  install: 'apt-get install prometheus',
 };
 
 /** Debian's chromium, driven by playwright-core (which never downloads a browser). */

@@ -1,8 +1,9 @@
 /** Helpers for tests of the tasks extension over real HTTP. */
 import { expect } from 'chai';
-import { PROTOCOL_VERSION, requestMeta, rpc, type RawResponse } from './mcp-http.js';
+import { isTerminalStatus, TASKS_EXTENSION } from '../../server/engine/index.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
+import { requestMeta, rpc, type RawResponse } from './mcp-http.js';
 
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** A client that takes tasks and can answer forms. */
 export const TASK_CLIENT = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
 
@@ -33,7 +34,7 @@ export async function waitForTask(
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   for (;;) {
     const task = await getTask(url, taskId, options);
-    if (done(task) || ['completed', 'failed', 'cancelled'].includes(task.status)) return task;
+    if (done(task) || isTerminalStatus(task.status)) return task;
     if (Date.now() > deadline) throw new Error(`task ${taskId} still ${task.status} after the timeout`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

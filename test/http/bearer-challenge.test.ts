@@ -80,6 +80,28 @@ describe('bearer challenges on every route, both eras', () => {
     }
   });
 
+  it('refuses a 2025-11-25 GET and DELETE exactly as a 2026-07-28 POST: status, challenge, body', async () => {
+    const sessionId = await openSession('deployer');
+    for (const token of [undefined, 'stolen']) {
+      const credentials: Record<string, string> = token ? as(token) : {};
+      const modern = await rpc(server.url, 'tools/list', {}, { headers: credentials });
+      expect(modern.status, `POST, token ${token}`).to.equal(401);
+      const challenge = modern.headers.get('www-authenticate');
+      expect(challenge).to.include(`resource_metadata="${METADATA}"`);
+      for (const method of ['GET', 'DELETE']) {
+        const response = await fetch(server.url, {
+          method,
+          headers: { 'mcp-session-id': sessionId, accept: 'text/event-stream', ...credentials },
+        });
+        const label = `${method}, token ${token}`;
+        expect(response.status, label).to.equal(401);
+        expect(response.headers.get('www-authenticate'), label).to.equal(challenge);
+        expect(response.headers.get('content-type'), label).to.equal(modern.headers.get('content-type'));
+        expect(await response.json(), label).to.deep.equal(modern.body);
+      }
+    }
+  });
+
   it('answers 403 with every scope a call needs in a 2025-11-25 session', async () => {
     const sessionId = await openSession('reader');
     const response = await postRaw(

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { postRaw, requestMeta, rpc, standardHeaders, callTool } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 
 describe('Streamable HTTP endpoint: the validation ladder', () => {
   let server: RunningServer;
@@ -31,7 +32,17 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
         const response = await fetch(server.url, { method });
         expect(response.status).to.equal(405);
         expect(response.headers.get('allow')).to.equal('POST');
+        expectError({ status: response.status, body: await response.json() }, 405, -32600);
       }
+    });
+
+    it('answers HEAD with the 405 headers of a GET, Content-Length included, and no body', async () => {
+      const get = await fetch(server.url);
+      const head = await fetch(server.url, { method: 'HEAD' });
+      expect(head.status).to.equal(405);
+      expect(head.headers.get('content-length')).to.equal(String((await get.arrayBuffer()).byteLength));
+      expect(head.headers.get('content-type')).to.equal(get.headers.get('content-type'));
+      expect(await head.text()).to.equal('');
     });
 
     it('answers a body that is not JSON with -32700, HTTP 400 and no id', async () => {
@@ -103,10 +114,13 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
     const metas: Array<[string, Record<string, unknown> | undefined]> = [
       ['no _meta', undefined],
       ['no protocolVersion', { 'io.modelcontextprotocol/clientCapabilities': {} }],
-      ['no clientCapabilities', { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' }],
+      ['no clientCapabilities', { 'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION }],
       [
         'clientCapabilities that are not an object',
-        { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': [] },
+        {
+          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
+          'io.modelcontextprotocol/clientCapabilities': [],
+        },
       ],
     ];
     for (const [label, meta] of metas) {
@@ -123,7 +137,7 @@ describe('Streamable HTTP endpoint: the validation ladder', () => {
         method: 'server/discover',
         params: {
           _meta: {
-            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
             'io.modelcontextprotocol/clientCapabilities': {},
           },
         },

@@ -97,6 +97,17 @@ describe('layering of the source tree', () => {
     expect(reached(tasks, 'round')).to.include('server/engine/round/round-kernel.ts');
   });
 
+  it('keeps telemetry on the OpenTelemetry API alone, importing nothing of Baton', () => {
+    const { files, packages } = graphOf('server/telemetry/index.ts');
+    expect([...packages]).to.deep.equal(['@opentelemetry/api']);
+    expect(files.filter((file) => !file.startsWith('server/telemetry/'))).to.deep.equal([]);
+    // Only `baton serve` loads the SDK, and only by a dynamic import when a setting asks for it.
+    const sdkUsers = sourcesUnder(join(REPO, 'server'))
+      .filter((file) => importsOf(file).some((specifier) => /^@opentelemetry\/(?!api$)/.test(specifier)))
+      .map((file) => relative(REPO, file));
+    expect(sdkUsers).to.deep.equal(['server/cli/telemetry-sdk.ts']);
+  });
+
   it('builds the service without Koa (createMcpService)', () => {
     const { packages } = graphOf('server/create-mcp-service.ts');
     expect([...packages]).to.not.include.members(['koa', '@koa/router']);

@@ -13,6 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'chai';
 import { freePort } from '../helpers/spawn-baton.js';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { npm, packedInstall, type PackedInstall } from './packed-install.js';
 
 function modernClient(answer: string): { client: Client; asked: string[] } {
@@ -20,7 +21,7 @@ function modernClient(answer: string): { client: Client; asked: string[] } {
     { name: 'new-project-test', version: '1.0.0' },
     {
       capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
       inputRequired: { autoFulfill: true, maxRounds: 3 },
     },
   );

@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
+import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { packedInstall, REPO } from './packed-install.js';
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
@@ -126,7 +127,7 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
       { name: 'packed-package-test', version: '1.0.0' },
       {
         capabilities: { elicitation: { form: {} } },
-        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
         inputRequired: { autoFulfill: true, maxRounds: 3 },
       },
     );

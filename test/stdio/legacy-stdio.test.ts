@@ -30,7 +30,7 @@ describe('serveStdio: 2025-11-25 sessions', () => {
     const input = new PassThrough();
     const output = new PassThrough();
     const lines = new JsonLines(output);
-    const connection = serveStdio({ dispatcher, input, output, ...(legacy ? { legacy } : {}) });
+    const connection = serveStdio({ dispatcher, input, output, legacy });
     connections.push(connection);
     const send = (message: unknown) => sendLine(input, message);
     send({

@@ -10,6 +10,8 @@ const ROOT = join(__dirname, '..', '..');
 
 /** Test files that start a child process, a browser or a server of their own (redis, nginx). */
 const SLOW = [
+  'test/bench/python-targets.test.ts',
+  'test/bench/task-floor.test.ts',
   'test/cli/call-command.test.ts',
   'test/cli/command-line.test.ts',
   'test/cli/dev-command.test.ts',
@@ -41,6 +43,8 @@ const SLOW = [
   'test/package/new-project.test.ts',
   'test/package/packed-package.test.ts',
   'test/security/stalled-bodies.test.ts',
+  'test/telemetry/flow-trace.test.ts',
+  'test/telemetry/prometheus-scrape.test.ts',
 ];
 
 // A renamed or deleted file must leave the list too, or the list would stop saying what is slow.

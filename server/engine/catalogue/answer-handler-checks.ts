@@ -4,7 +4,7 @@
  * (a typo: `answer.justifcation.accept`) can never run; the state then never hears the answer.
  */
 import type { AnyStateMachine } from 'xstate';
-import { eachStateNode } from './state-nodes.js';
+import { eachStateNode } from '../state-nodes.js';
 import { INPUT_META, type Question } from '../authoring/input-states.js';
 
 const ANSWER_EVENT = /^answer\.(.+)\.(accept|decline|cancel|result|unsupported|\*)$/;

@@ -14,17 +14,13 @@ import { INPUT_META, SINGLE_USE_TAG } from '../authoring/input-states.js';
 import type { Logger } from '../logger.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
 import { TASK_TAG } from '../authoring/task-authoring.js';
+import { eachStateNode } from '../state-nodes.js';
 
 interface Invoked {
   /** The actor's name (`setup({ actors })`), or XState's generated name for inline logic. */
   src: string;
   /** The state that invokes it. */
   state: string;
-}
-
-function eachNode(node: AnyStateNode, visit: (node: AnyStateNode) => void) {
-  visit(node);
-  for (const child of Object.values(node.states)) eachNode(child as AnyStateNode, visit);
 }
 
 function invokedBy(node: AnyStateNode): Invoked[] {
@@ -38,7 +34,7 @@ function effectsOf(node: AnyStateNode, safe: Set<string>): Invoked[] {
 /** Every actor the machine invokes, with the state that invokes it. */
 export function invokedActors(machine: AnyStateMachine): Invoked[] {
   const found: Invoked[] = [];
-  eachNode(machine.root, (node) => found.push(...invokedBy(node)));
+  eachStateNode(machine.root, (node) => found.push(...invokedBy(node)));
   return found;
 }
 
@@ -97,7 +93,7 @@ export function reusableEffectWarnings(tool: ToolDefinition): string[] {
   // A question asked inside a task is answered once, through tasks/update: no state to present twice.
   const presentable = tool.task === 'required' ? reachableBeforeTask(tool.machine) : undefined;
   const warnings: string[] = [];
-  eachNode(tool.machine.root, (node) => {
+  eachStateNode(tool.machine.root, (node) => {
     if (!isInput(node) || node.tags.includes(SINGLE_USE_TAG)) return;
     if (presentable && !presentable.has(node)) return;
     const effects = reachableBeforeNextQuestion(node).flatMap((next) => effectsOf(next, safe));
@@ -120,7 +116,7 @@ const startsTaskHere = (node: AnyStateNode) =>
  */
 export function taskStartStates(machine: AnyStateMachine): string[] {
   const found: string[] = [];
-  eachNode(machine.root, (node) => {
+  eachStateNode(machine.root, (node) => {
     if (node.parent && startsTaskHere(node)) found.push(node.path.join('.'));
   });
   return found;

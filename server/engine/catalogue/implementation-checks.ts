@@ -5,6 +5,7 @@
  * when that transition runs (XState throws for a guard, and silently skips an action).
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { eachStateNode } from '../state-nodes.js';
 
 type Kind = 'action' | 'guard' | 'actor' | 'delay';
 
@@ -70,9 +71,8 @@ export function missingImplementations(label: string, machine: AnyStateMachine):
       // Inline logic gets a generated `xstate.invoke.*` source, implemented by XState itself.
       if (typeof invoke.src === 'string') note('actor', invoke.src, node);
     }
-    for (const child of Object.values(node.states)) visit(child as AnyStateNode);
   };
-  visit(machine.root);
+  eachStateNode(machine.root, visit);
   return [...found.values()].map(
     ({ kind, name, state }) =>
       `${label}, state "${state}": the ${kind} "${name}" has no implementation. Implement it by name in setup({ ${IMPLEMENTATION_GROUP[kind]}: { ${JSON.stringify(name)}: … } }) or machine.provide(…).`,

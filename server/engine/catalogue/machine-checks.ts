@@ -9,7 +9,7 @@ import { DEFAULT_TIME_BUDGET_MS } from '../flow/flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
 import { answerHandlerProblems } from './answer-handler-checks.js';
 import { parallelDoneProblems } from './parallel-done-checks.js';
-import { eachStateNode } from './state-nodes.js';
+import { eachStateNode } from '../state-nodes.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from '../authoring/input-states.js';
 import { roundCrossingProblems, TASK_FIX } from '../round/round-crossing-checks.js';
 import { secretFields, secretFieldsMessage } from '../round/secret-fields.js';
@@ -26,9 +26,9 @@ export interface MachineCheckOptions {
    * The machine runs only as a durable task (`task: 'required'`), where `after` timers are
    * durable: `after` on or around input states and delays longer than a round become legal.
    */
-  taskMode?: boolean;
+  taskMode?: boolean | undefined;
   /** The round's time budget in milliseconds (default 30 s). */
-  timeBudgetMs?: number;
+  timeBudgetMs?: number | undefined;
 }
 
 function questionProblems(
@@ -122,7 +122,7 @@ export function machineProblems(
   problems.push(
     ...roundCrossingProblems(label, machine, {
       timeBudgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
-      ...(options.taskMode ? { taskMode: true } : {}),
+      taskMode: options.taskMode,
     }),
   );
   problems.push(...missingImplementations(label, machine));

@@ -4,11 +4,7 @@
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { INPUT_TAG } from '../authoring/input-states.js';
-
-function eachNode(node: AnyStateNode, visit: (node: AnyStateNode) => void) {
-  visit(node);
-  for (const child of Object.values(node.states)) eachNode(child as AnyStateNode, visit);
-}
+import { eachStateNode } from '../state-nodes.js';
 
 function lineage(node: AnyStateNode): AnyStateNode[] {
   const list: AnyStateNode[] = [];
@@ -24,7 +20,7 @@ function lineage(node: AnyStateNode): AnyStateNode[] {
 export function machineWarnings(label: string, machine: AnyStateMachine): string[] {
   const warned = new Set<string>();
   const warnings: string[] = [];
-  eachNode(machine.root, (input) => {
+  eachStateNode(machine.root, (input) => {
     if (!input.tags.includes(INPUT_TAG)) return;
     for (const node of lineage(input)) {
       const guarded = (node.always ?? []).some((t) => t.guard !== undefined);

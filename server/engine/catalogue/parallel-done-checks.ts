@@ -7,7 +7,7 @@
  * regions all final is the machine's own end).
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { eachStateNode } from './state-nodes.js';
+import { eachStateNode } from '../state-nodes.js';
 
 /** Whether a region can end: it is final, has a final child, or is a parallel state whose regions all can. */
 function canFinish(region: AnyStateNode): boolean {

@@ -13,7 +13,7 @@ import type { ToolDefinition } from '../authoring/tool-definition.js';
 function toolMachineProblems(tool: ToolDefinition, validator: JsonSchemaValidator): string[] {
   const label = `tool "${tool.name}"`;
   const problems = machineProblems(label, tool.machine, tool.exampleArguments, {
-    ...(tool.timeBudgetMs !== undefined ? { timeBudgetMs: tool.timeBudgetMs } : {}),
+    timeBudgetMs: tool.timeBudgetMs,
     // Only a tool that always runs as a task may keep timers across a pause (docs/tasks.md).
     taskMode: tool.task === 'required',
   });

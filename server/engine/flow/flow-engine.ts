@@ -16,10 +16,11 @@ import { pooledRandomBytes } from '../state/random-pool.js';
 import { runOnce } from './single-use-run.js';
 import type { KeyRing } from '../state/key-ring.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { openState, sealBounded } from '../state/sealed-state.js';
+import { openState, sealBounded, type StateClaims } from '../state/sealed-state.js';
 import { structuralVersion } from '../state/structural-version.js';
 import { isRecord } from '../plain-objects.js';
-import { RoundKernel, type RequestRoundOutcome } from '../round/index.js';
+import { flowEndOf, roundEnd, RoundKernel, type RequestRoundOutcome, type XStatePath } from '../round/index.js';
+import { RoundTrace, type RefusalReason, type Telemetry } from '../../telemetry/index.js';
 import { RequestRound, type Binding, type Resumed, type RoundSettings } from './request-round.js';
 
 export interface FlowEngineOptions {
@@ -40,6 +41,13 @@ export interface FlowEngineOptions {
   replayGuard?: ReplayGuard;
   /** Live single-use claims one caller may hold (1,000). */
   singleUseQuota?: number;
+  /** Spans and metrics (telemetry/); without it the engine records none. */
+  telemetry?: Telemetry;
+  /**
+   * `auto` (the default) runs rounds without invoked actors or delays in a lean copy of XState's
+   * actor (engine/round/round-actor.ts); `public` runs every round in XState's own.
+   */
+  xstatePath?: XStatePath;
 }
 
 export const DEFAULT_STATE_TTL_SECONDS = 15 * 60;
@@ -48,6 +56,15 @@ export const DEFAULT_TIME_BUDGET_MS = 30_000;
 export const DEFAULT_MAX_ROUNDS = 50;
 
 const INVALID_STATE = 'invalid or expired requestState';
+
+/** Each failed check of a presented state, as the refusal metric counts it. */
+const REFUSAL_REASONS: Record<string, RefusalReason> = {
+  seal: 'tampered',
+  expiry: 'expired',
+  principal: 'foreign_principal',
+  target: 'wrong_target',
+  arguments: 'wrong_arguments',
+};
 
 export class FlowEngine {
   readonly #keyRing: KeyRing;
@@ -59,6 +76,7 @@ export class FlowEngine {
   readonly #guard: ReplayGuard;
   readonly #quota: number;
   readonly #kernel: RoundKernel;
+  readonly #telemetry: Telemetry | undefined;
   readonly #versions = new WeakMap<AnyStateMachine, string>();
   readonly #logFields = new WeakMap<FlowDefinition, Readonly<{ target: string }>>();
   #lastPrincipal: string | undefined;
@@ -78,9 +96,10 @@ export class FlowEngine {
       budgetMs: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
       maxRounds: options.maxRounds ?? DEFAULT_MAX_ROUNDS,
     };
-    this.#kernel = new RoundKernel({ logger: this.#logger });
+    this.#kernel = new RoundKernel({ logger: this.#logger, xstatePath: options.xstatePath ?? 'auto' });
     this.#guard = options.replayGuard ?? new MemoryReplayGuard({ clock: this.#clock });
     this.#quota = options.singleUseQuota ?? DEFAULT_SINGLE_USE_QUOTA;
+    this.#telemetry = options.telemetry;
   }
 
   /** The structural version of a machine, computed once. */
@@ -98,10 +117,21 @@ export class FlowEngine {
       throw new EngineError('invalid_responses', 'inputResponses must be an object keyed by inputRequests keys');
     }
     const binding = this.#binding(call);
-    const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding);
+    const { flow } = call;
+    // Checked first: with telemetry off, a round builds nothing for it.
+    const trace = this.#telemetry?.active
+      ? RoundTrace.begin(this.#telemetry, {
+          mode: 'request',
+          method: flow.method,
+          target: flow.name,
+          request: call.trace,
+        })
+      : undefined;
+    const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding, trace);
+    if (call.requestState === undefined) this.#telemetry?.metrics?.flowStarted(flow.method, flow.name);
     // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.
     if (call.signal?.aborted) return { kind: 'aborted' };
-    if (!resumed?.claims.singleUse) return this.#runRound(call, binding, resumed);
+    if (!resumed?.claims.singleUse) return this.#runRound(call, binding, resumed, trace);
     const single = {
       guard: this.#guard,
       logger: this.#logger,
@@ -111,18 +141,24 @@ export class FlowEngine {
       budgetMs: call.flow.timeBudgetMs ?? this.#settings.budgetMs,
       target: binding.target,
       scope: { owner: call.quotaOwner ?? call.principal, quota: this.#quota, issuedAt: resumed.claims.issuedAt },
+      ...(trace ? { onRefused: (reason: 'replayed' | 'in_use') => trace.refused(reason) } : {}),
       ...(answersAny(resumed.claims.asked, call.inputResponses) ? {} : { unanswered: call.requestState as string }),
     };
-    return runOnce(single, async () => this.#runRound(call, binding, resumed));
+    return runOnce(single, async () => this.#runRound(call, binding, resumed, trace));
   }
 
   /**
    * Runs the round in the kernel and answers its outcome; a round that settled without waiting
    * is answered without a promise.
    */
-  #runRound(call: FlowCall, binding: Binding, resumed: Resumed | undefined): FlowOutcome | Promise<FlowOutcome> {
-    const round = new RequestRound(call, binding, resumed, this.#settings);
-    const outcome = this.#kernel.run(round);
+  #runRound(
+    call: FlowCall,
+    binding: Binding,
+    resumed: Resumed | undefined,
+    trace: RoundTrace | undefined,
+  ): FlowOutcome | Promise<FlowOutcome> {
+    const round = new RequestRound(call, binding, resumed, this.#settings, trace);
+    const outcome = trace ? trace.run(() => this.#kernel.run(round)) : this.#kernel.run(round);
     if (outcome instanceof Promise) return outcome.then((later) => this.#answer(round, later));
     return this.#answer(round, outcome);
   }
@@ -148,14 +184,15 @@ export class FlowEngine {
   }
 
   /** Opens and checks a presented state; a deploy that changed the machine restarts the flow. */
-  #resume(call: FlowCall, binding: Binding): Resumed | undefined {
+  #resume(call: FlowCall, binding: Binding, trace: RoundTrace | undefined): Resumed | undefined {
     const opened = openState(call.requestState, this.#keyRing, this.#maxStateLength);
-    if (!opened) throw this.#reject('seal', binding);
+    if (!opened) throw this.#reject('seal', binding, trace);
     const { claims } = opened;
-    if (Math.floor(this.#clock() / 1000) >= claims.expiresAt) throw this.#reject('expiry', binding);
-    if (claims.principal !== binding.principal) throw this.#reject('principal', binding);
-    if (claims.target !== binding.target) throw this.#reject('target', binding);
-    if (claims.args !== binding.args) throw this.#reject('arguments', binding);
+    trace?.opened(claims.trace, (call.requestState as string).length, claims.round);
+    if (Math.floor(this.#clock() / 1000) >= claims.expiresAt) throw this.#reject('expiry', binding, trace);
+    if (claims.principal !== binding.principal) throw this.#reject('principal', binding, trace);
+    if (claims.target !== binding.target) throw this.#reject('target', binding, trace);
+    if (claims.args !== binding.args) throw this.#reject('arguments', binding, trace);
     if (claims.version !== binding.version) {
       this.#logger.info('request_state_restarted', { target: binding.target, reason: 'machine changed' });
       return undefined;
@@ -163,14 +200,32 @@ export class FlowEngine {
     return opened;
   }
 
-  #reject(check: string, binding: Binding): EngineError {
-    // The reason is logged for operators and never sent: the client learns only "invalid".
-    this.#logger.warn('request_state_rejected', { check, target: binding.target });
+  #reject(check: string, binding: Binding, trace: RoundTrace | undefined): EngineError {
+    // The reason is logged (and counted) for operators and never sent: the client learns only "invalid".
+    trace?.refused(REFUSAL_REASONS[check]!);
+    // Before any round runs, no span is active: the line names the request's span itself.
+    this.#logger.warn('request_state_rejected', { check, target: binding.target, ...trace?.requestLogFields() });
     return new EngineError('invalid_state', INVALID_STATE);
   }
 
   /** The kernel's outcome as the protocol takes it: questions come with a freshly sealed state. */
   #answer(round: RequestRound, outcome: RequestRoundOutcome): FlowOutcome {
+    const { trace } = round;
+    if (!trace) return this.#answerOf(round, outcome);
+    const responses = round.responses ?? round.answersAhead;
+    if (outcome.kind === 'refused') {
+      trace.end(roundEnd(outcome, flowEndOf(outcome, round.asked, responses)));
+      throw outcome.error;
+    }
+    // Sealing is an event on the round's span, which ends once the answer is made.
+    const answer = this.#answerOf(round, outcome);
+    const ended = outcome.kind === 'asking' && answer.kind === 'failed' ? UNPAUSABLE : outcome;
+    if (answer.kind === 'task') answer.traceContext = trace.sealContext();
+    trace.end(roundEnd(ended, flowEndOf(ended, round.asked, responses)));
+    return answer;
+  }
+
+  #answerOf(round: RequestRound, outcome: RequestRoundOutcome): FlowOutcome {
     switch (outcome.kind) {
       case 'complete':
       case 'aborted':
@@ -189,22 +244,22 @@ export class FlowEngine {
 
   #seal(round: RequestRound, asking: Extract<RequestRoundOutcome, { kind: 'asking' }>): FlowOutcome {
     const { binding, flow } = round;
+    const claims: StateClaims = {
+      principal: binding.principal,
+      target: binding.target,
+      args: binding.args,
+      version: binding.version,
+      issuedAt: round.issuedAt,
+      expiresAt: round.expiresAt,
+      id: stateId(this.#randomBytes(12)),
+      round: round.round + 1,
+      asked: asking.keys,
+      singleUse: Boolean(flow.singleUse) || asking.snapshot.hasTag(SINGLE_USE_TAG),
+    };
+    const trace = round.trace?.sealContext();
+    if (trace !== undefined) claims.trace = trace;
     const sealed = sealBounded(
-      {
-        claims: {
-          principal: binding.principal,
-          target: binding.target,
-          args: binding.args,
-          version: binding.version,
-          issuedAt: round.issuedAt,
-          expiresAt: round.expiresAt,
-          id: stateId(this.#randomBytes(12)),
-          round: round.round + 1,
-          asked: asking.keys,
-          singleUse: Boolean(flow.singleUse) || asking.snapshot.hasTag(SINGLE_USE_TAG),
-        },
-        snapshot: asking.persisted,
-      },
+      { claims, snapshot: asking.persisted },
       { keyRing: this.#keyRing, randomBytes: this.#randomBytes, maxLength: this.#maxStateLength },
     );
     if ('tooLarge' in sealed) {
@@ -215,9 +270,13 @@ export class FlowEngine {
         message: `${flow.name} cannot pause: ${message}. Keep less in the machine's context.`,
       };
     }
+    round.trace?.sealed(sealed.token.length);
     return { kind: 'input_required', inputRequests: asking.inputRequests, requestState: sealed.token };
   }
 }
+
+/** A state too large to seal fails its round: its span and metrics say so. */
+const UNPAUSABLE: RequestRoundOutcome = { kind: 'failed', reason: 'unpausable', message: '' };
 
 /** A state's unique id: random bytes as base64url, read in place (no copy into a Buffer). */
 function stateId(bytes: Uint8Array): string {

@@ -7,6 +7,7 @@ import type { LogReport } from '../authoring/log-reports.js';
 import type { Cancellation } from '../cancellation.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import type { Progress, TaskTimer } from '../round/index.js';
+import type { RequestTelemetry } from '../../telemetry/index.js';
 
 export type { Progress };
 
@@ -21,16 +22,18 @@ export interface FlowCall {
   inputResponses?: unknown;
   requestState?: unknown;
   /** Aborted when the caller goes away; a Cancellation makes its AbortSignal only if the round waits. */
-  signal?: AbortSignal | Cancellation;
+  signal?: AbortSignal | Cancellation | undefined;
   /** Receives the machine's progress reports during this round (only increasing values). */
-  onProgress?: (report: Progress) => void;
+  onProgress?: ((report: Progress) => void) | undefined;
   /**
    * The client takes tasks and the tool may run as one: stop where long work starts and answer
    * `task` with the snapshot to continue from (round/task-handover.ts).
    */
   handover?: boolean;
   /** Receives the machine's log reports (`reportLog`) during this round. */
-  onLog?: (report: LogReport) => void;
+  onLog?: ((report: LogReport) => void) | undefined;
+  /** The request's telemetry, when it is on: the round's span is its child (telemetry/). */
+  trace?: RequestTelemetry;
 }
 
 export type FlowOutcome =
@@ -38,5 +41,5 @@ export type FlowOutcome =
   | { kind: 'failed'; message: string }
   | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
   /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
-  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[] }
+  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[]; traceContext?: string | undefined }
   | { kind: 'aborted' };

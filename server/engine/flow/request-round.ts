@@ -15,6 +15,7 @@ import { sealPageReference } from '../state/page-reference.js';
 import type { StateClaims } from '../state/sealed-state.js';
 import type { FlowDefinition } from '../authoring/flow-definition.js';
 import type { FlowCall } from './flow-round.js';
+import type { RoundTrace } from '../../telemetry/index.js';
 
 /** What a sealed state is bound to, computed from the request being served. */
 export interface Binding {
@@ -61,6 +62,8 @@ export class RequestRound implements RequestRoundSpec, PageRefMinter {
   readonly round: number;
   readonly maxRounds: number;
   readonly pageRefs: PageRefMinter = this;
+  /** The round's span and metrics, when telemetry is on. */
+  trace: RoundTrace | undefined;
   #issuedAt = -1;
 
   constructor(
@@ -68,6 +71,7 @@ export class RequestRound implements RequestRoundSpec, PageRefMinter {
     readonly binding: Binding,
     resumed: Resumed | undefined,
     readonly settings: RoundSettings,
+    trace?: RoundTrace,
   ) {
     const { flow } = call;
     // Checked to be a plain object by the engine.
@@ -91,6 +95,7 @@ export class RequestRound implements RequestRoundSpec, PageRefMinter {
     this.handover = call.handover;
     this.round = resumed?.claims.round ?? 0;
     this.maxRounds = settings.maxRounds;
+    this.trace = trace;
   }
 
   /** When the state this round seals is issued (epoch seconds): read when it is first needed. */

@@ -48,6 +48,8 @@ export interface SingleUseRun {
    * one would fork the flow into two states that could each run the effect once.
    */
   unanswered?: string;
+  /** Told when a second presentation is refused or replayed (telemetry's refusal count). */
+  onRefused?: (reason: 'replayed' | 'in_use') => void;
 }
 
 async function claimed(guard: ReplayGuard, id: string): Promise<boolean> {
@@ -72,6 +74,10 @@ export async function runOnce(spec: SingleUseRun, round: () => Promise<FlowOutco
   } catch (error) {
     spec.logger.error('replay_guard_unavailable', { target: spec.target, error: String(error) });
     throw new EngineError('guard_unavailable', 'The single-use guard is unavailable; nothing was run');
+  }
+  if (claim.status === 'in_progress') spec.onRefused?.('in_use');
+  else if (claim.status === 'settled' || claim.status === 'abandoned' || claim.status === 'before_epoch') {
+    spec.onRefused?.('replayed');
   }
   if (claim.status === 'in_progress') {
     throw new EngineError('state_in_use', 'This requestState is being processed by another request');

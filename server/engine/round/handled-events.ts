@@ -6,11 +6,7 @@
  * fallback of a question that has none.
  */
 import type { AnyStateMachine } from 'xstate';
-
-interface DefinedNode {
-  transitions: Map<string, unknown>;
-  states: Record<string, DefinedNode>;
-}
+import { eachStateNode } from '../state-nodes.js';
 
 interface Handled {
   exact: Set<string>;
@@ -20,19 +16,20 @@ interface Handled {
 
 const handledByMachine = new WeakMap<AnyStateMachine, Handled>();
 
-function collect(node: DefinedNode, handled: Handled): void {
-  for (const descriptor of node.transitions.keys()) {
-    if (descriptor === '*' || descriptor.endsWith('.*')) handled.wildcard = true;
-    else handled.exact.add(descriptor);
-  }
-  for (const child of Object.values(node.states)) collect(child, handled);
+function collect(machine: AnyStateMachine, handled: Handled): void {
+  eachStateNode(machine.root, (node) => {
+    for (const descriptor of node.transitions.keys()) {
+      if (descriptor === '*' || descriptor.endsWith('.*')) handled.wildcard = true;
+      else handled.exact.add(descriptor);
+    }
+  });
 }
 
 function handledBy(machine: AnyStateMachine): Handled {
   let handled = handledByMachine.get(machine);
   if (!handled) {
     handled = { exact: new Set(), wildcard: false };
-    collect(machine.root as unknown as DefinedNode, handled);
+    collect(machine, handled);
     handledByMachine.set(machine, handled);
   }
   return handled;

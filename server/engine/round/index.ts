@@ -7,8 +7,10 @@ export { RoundKernel, STUCK_MESSAGE, MISSING_CAPABILITY_MESSAGE, type RoundKerne
 export type { RoundSpec, RequestRoundSpec, TaskStepSpec } from './round-spec.js';
 export type { RoundOutcome, RequestRoundOutcome, TaskStepOutcome, FailureReason, Pause } from './round-outcome.js';
 export type { Progress } from './machine-reports.js';
+export type { XStatePath } from './round-actor.js';
 export type { Persisted } from './paused-snapshot.js';
 export type { PageRefMinter } from './pending-questions.js';
 export type { TaskTimer } from './scheduled-timers.js';
 export { toToolResult, toolError } from './tool-result.js';
 export { DEFAULT_ANSWER_MAX_LENGTH } from './answers.js';
+export { roundEnd, flowEndOf } from './round-report.js';

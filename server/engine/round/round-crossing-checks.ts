@@ -8,19 +8,16 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { actorKind, runsUntilStopped } from './actor-kinds.js';
 import { INPUT_TAG } from '../authoring/input-states.js';
+import { stateNodesUnder } from '../state-nodes.js';
 
 export interface RoundCrossingOptions {
   /** The tool runs only as a durable task, where `after` timers are durable. */
-  taskMode?: boolean;
+  taskMode?: boolean | undefined;
   /** The round's time budget in milliseconds. */
   timeBudgetMs: number;
 }
 
 export const TASK_FIX = "or run the tool as a task (`task: 'required'` in defineTool; see docs/tasks.md)";
-
-function allNodes(node: AnyStateNode): AnyStateNode[] {
-  return [node, ...Object.values(node.states).flatMap((child) => allNodes(child as AnyStateNode))];
-}
 
 function ancestors(node: AnyStateNode): AnyStateNode[] {
   const list: AnyStateNode[] = [];
@@ -35,7 +32,7 @@ function parallelSiblings(node: AnyStateNode): AnyStateNode[] {
   for (const parent of ancestors(node)) {
     if (parent.type === 'parallel') {
       for (const region of Object.values(parent.states) as AnyStateNode[]) {
-        if (region !== child) siblings.push(...allNodes(region));
+        if (region !== child) siblings.push(...stateNodesUnder(region));
       }
     }
     child = parent;
@@ -73,7 +70,7 @@ export function roundCrossingProblems(
   const add = (key: string, problem: string) => {
     if (!problems.has(key)) problems.set(key, problem);
   };
-  const nodes = allNodes(machine.root);
+  const nodes = stateNodesUnder(machine.root);
   for (const input of nodes.filter(isInputState)) {
     const around: Array<[AnyStateNode, string]> = [
       ...ancestors(input).map((n): [AnyStateNode, string] => [n, 'contains']),

@@ -9,7 +9,7 @@
  * round whole. Most rounds settle without waiting on anything (no invoked work): such a round is
  * answered without a promise or an AbortSignal, and only one that waits returns a promise.
  */
-import { createActor, type AnyActor, type AnyMachineSnapshot, type Subscription } from 'xstate';
+import type { AnyActor, AnyMachineSnapshot, Subscription } from 'xstate';
 import { abortSignalOf } from '../cancellation.js';
 import { EngineError } from '../engine-error.js';
 import { JsonSchemaValidator } from '../json-schema-validator.js';
@@ -19,6 +19,7 @@ import { deliverAnswers } from './answer-delivery.js';
 import { forwardLogs, forwardProgress } from './machine-reports.js';
 import { pausedSnapshot } from './paused-snapshot.js';
 import { pendingQuestions } from './pending-questions.js';
+import { RoundActors, type XStatePath } from './round-actor.js';
 import { collectQuestions } from './question-collection.js';
 import type { FailureReason, RequestRoundOutcome, RoundOutcome, TaskStepOutcome } from './round-outcome.js';
 import type { RequestRoundSpec, RoundSpec, TaskStepSpec } from './round-spec.js';
@@ -30,6 +31,8 @@ import { MAX_FALLBACK_HOPS, takeFallbacks } from './unsupported-fallbacks.js';
 export interface RoundKernelOptions {
   validator?: JsonSchemaValidator;
   logger?: Logger;
+  /** Which actor a round in a request runs in (round-actor.ts); XState's own by default. */
+  xstatePath?: XStatePath;
 }
 
 export const STUCK_MESSAGE = 'The tool stopped in a state that neither finishes nor asks for input';
@@ -74,10 +77,12 @@ class ActiveRound {
 export class RoundKernel {
   readonly #validator: JsonSchemaValidator;
   readonly #logger: Logger;
+  readonly #actors: RoundActors;
 
   constructor(options: RoundKernelOptions = {}) {
     this.#validator = options.validator ?? new JsonSchemaValidator();
     this.#logger = options.logger ?? silentLogger;
+    this.#actors = new RoundActors(options.xstatePath ?? 'public', this.#logger);
   }
 
   run(spec: RequestRoundSpec): RequestRoundOutcome | Promise<RequestRoundOutcome>;
@@ -111,11 +116,11 @@ export class RoundKernel {
   }
 
   #restore(spec: RoundSpec): AnyActor {
-    const machine = spec.mode === 'request' && spec.handover ? withParkedActors(spec.machine) : spec.machine;
-    const actor =
-      spec.snapshot === undefined
-        ? createActor(machine, { input: spec.input })
-        : createActor(machine, { snapshot: spec.snapshot as never, input: spec.input });
+    const handover = spec.mode === 'request' && spec.handover;
+    const machine = handover ? withParkedActors(spec.machine) : spec.machine;
+    const options =
+      spec.snapshot === undefined ? { input: spec.input } : { snapshot: spec.snapshot, input: spec.input };
+    const actor = this.#actors.create(machine, options, spec.mode === 'request' && !handover);
     if (spec.mode === 'step') registerRunScope(actor.system, spec.taskId);
     // XState rethrows an unobserved actor error from a timer, which would take the process down.
     actor.subscribe({ error: ignore });

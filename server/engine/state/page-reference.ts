@@ -91,7 +91,7 @@ export type PageVisit =
  */
 export function verifyPageVisit(
   reference: unknown,
-  options: { keyRing: KeyRing; visitor?: string; clock?: () => number },
+  options: { keyRing: KeyRing; visitor?: string | undefined; clock?: (() => number) | undefined },
 ): PageVisit {
   const claims = openPageReference(reference, options.keyRing);
   if (!claims) return { ok: false, reason: 'invalid' };

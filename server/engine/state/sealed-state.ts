@@ -77,6 +77,11 @@ export interface StateClaims {
   asked: string[];
   /** The state may be presented once only (the single-use guard checks `id`). */
   singleUse: boolean;
+  /**
+   * The flow's trace context (telemetry/trace-context.ts), sealed only while spans are recorded:
+   * the next round joins the same trace on any instance. Not checked on open.
+   */
+  trace?: string;
 }
 
 export interface SealedContent {
@@ -125,10 +130,13 @@ export class StateSizeError extends Error {
   }
 }
 
-type ClaimsTuple = [string, string, string, string, number, number, string, number, string[], 0 | 1];
+/** Ten claims; an eleventh, the trace context, only when there is one (states sealed without it still open). */
+type ClaimsTuple =
+  | [string, string, string, string, number, number, string, number, string[], 0 | 1]
+  | [string, string, string, string, number, number, string, number, string[], 0 | 1, string];
 
 function toTuple(c: StateClaims): ClaimsTuple {
-  return [
+  const claims: [string, string, string, string, number, number, string, number, string[], 0 | 1] = [
     c.principal,
     c.target,
     c.args,
@@ -140,16 +148,18 @@ function toTuple(c: StateClaims): ClaimsTuple {
     c.asked,
     c.singleUse ? 1 : 0,
   ];
+  return c.trace === undefined ? claims : [...claims, c.trace];
 }
 
 function fromTuple(t: unknown): StateClaims | undefined {
-  if (!Array.isArray(t) || t.length !== 10) return undefined;
-  const [principal, target, args, version, issuedAt, expiresAt, id, round, asked, singleUse] = t as unknown[];
+  if (!Array.isArray(t) || (t.length !== 10 && t.length !== 11)) return undefined;
+  const [principal, target, args, version, issuedAt, expiresAt, id, round, asked, singleUse, trace] = t as unknown[];
+  if (trace !== undefined && typeof trace !== 'string') return undefined;
   const strings = [principal, target, args, version, id].every((v) => typeof v === 'string');
   const numbers = [issuedAt, expiresAt, round].every((v) => Number.isSafeInteger(v));
   const keys = Array.isArray(asked) && asked.every((k) => typeof k === 'string');
   if (!strings || !numbers || !keys || (singleUse !== 0 && singleUse !== 1)) return undefined;
-  return {
+  const claims = {
     principal,
     target,
     args,
@@ -161,6 +171,8 @@ function fromTuple(t: unknown): StateClaims | undefined {
     asked,
     singleUse: singleUse === 1,
   } as StateClaims;
+  if (trace !== undefined) claims.trace = trace as string;
+  return claims;
 }
 
 export function sealState(content: SealedContent, options: SealOptions): string {

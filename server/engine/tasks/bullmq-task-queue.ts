@@ -67,6 +67,14 @@ export class BullMqTaskQueue implements TaskQueue {
     this.#worker.on('error', () => {});
   }
 
+  depth(): Promise<number> {
+    return this.#queue.getWaitingCount();
+  }
+
+  timersPending(): Promise<number> {
+    return this.#queue.getDelayedCount();
+  }
+
   async close(): Promise<void> {
     // Forced: a step may run for hours. Its job is recovered by another instance once its lock
     // expires, exactly as if this instance had died.

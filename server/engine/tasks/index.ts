@@ -19,5 +19,5 @@ export { RedisTaskStore, type RedisTaskStoreOptions } from './redis-task-store.j
 export type { TaskQueue, TaskProcessor, ScheduleOptions } from './task-queue.js';
 export { MemoryTaskQueue, DEFAULT_TASK_CONCURRENCY } from './memory-task-queue.js';
 export { BullMqTaskQueue, type BullMqTaskQueueOptions } from './bullmq-task-queue.js';
-export type { TaskRecord, TaskStatus } from './task-record.js';
+export { TERMINAL_TASK_STATUSES, isTerminalStatus, type TaskRecord, type TaskStatus } from './task-record.js';
 export type { TaskTimer } from '../round/index.js';

@@ -48,6 +48,16 @@ export class MemoryTaskQueue implements TaskQueue {
     this.#ready.length = 0;
   }
 
+  /** Jobs due and waiting for a free slot (the queue-depth gauge). */
+  depth(): number {
+    return this.#ready.length;
+  }
+
+  /** Jobs waiting for their time (durable timers, retries): the timers-pending gauge. */
+  timersPending(): number {
+    return this.#pending.size;
+  }
+
   /** Steps running now (for tests and logs). */
   get running(): number {
     return this.#running;

@@ -1,15 +1,11 @@
 /**
  * Start-up checks for tools that may run as tasks, each naming the tool, the state and the fix.
  */
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
+import { eachStateNode } from '../state-nodes.js';
 
 const TASK_SUPPORT = new Set<unknown>(['optional', 'required']);
-
-function eachStateNode(node: AnyStateNode, visit: (node: AnyStateNode) => void): void {
-  visit(node);
-  for (const child of Object.values(node.states)) eachStateNode(child, visit);
-}
 
 export function taskProblems(tool: ToolDefinition): string[] {
   const label = `tool "${tool.name}"`;

@@ -21,6 +21,7 @@ import {
   type ToWireError,
 } from './task-record.js';
 import type { TaskStore } from './task-store.js';
+import type { Telemetry } from '../../telemetry/index.js';
 import { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 
 export interface TaskManagerOptions {
@@ -34,6 +35,7 @@ export interface TaskManagerOptions {
   /** The polling interval suggested to clients (pollIntervalMs; BATON_TASK_POLL_MS). Default 1 s. */
   pollIntervalMs?: number;
   toWireError: ToWireError;
+  telemetry?: Telemetry;
 }
 
 export interface NewTask {
@@ -49,6 +51,8 @@ export interface NewTask {
   clientCapabilities: ClientCapabilities;
   snapshot: Record<string, unknown>;
   timers: TaskTimer[];
+  /** The creating call's trace context, sealed by its round (telemetry/trace-context.ts). */
+  traceContext?: string;
 }
 
 export const DEFAULT_TASK_TTL_MS = 24 * 60 * 60 * 1000;
@@ -95,6 +99,7 @@ export class TaskManager {
       answers: {},
       askCounts: {},
       cancelRequested: false,
+      ...(task.traceContext === undefined ? {} : { traceContext: task.traceContext }),
     };
     // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
     // Over a quota, the store refuses it (TaskLimitError) and nothing is stored or queued.
@@ -102,6 +107,7 @@ export class TaskManager {
     await this.#o.queue.schedule(record.taskId, { jobKey: 'start' });
     // The TTL is enforced by a job too, so an idle task still fails when it expires.
     await this.#o.queue.schedule(record.taskId, { jobKey: 'expire', runAt: record.createdAt + record.ttlMs });
+    this.#o.telemetry?.metrics?.taskStatus('working', record.tool);
     return toCreatedTask(record);
   }
 
@@ -148,6 +154,7 @@ export class TaskManager {
       };
     });
     if (stored && changed) {
+      if (resumed) this.#o.telemetry?.metrics?.taskStatus('working', stored.tool);
       if (resumed) await this.#o.queue.schedule(taskId, { jobKey: `a${stored.lastUpdatedAt}` });
       await this.#o.store.publish(taskId, 'changed');
     }
@@ -163,11 +170,15 @@ export class TaskManager {
     const record = await this.#find(taskId, principal);
     if (!record) return false;
     if (isTerminal(record)) return true;
+    let cancelled = false;
     const stored = await this.#o.store.update(taskId, (r) => {
+      cancelled = false;
       if (isTerminal(r)) return undefined;
       if (r.phase !== 'idle') return { ...r, cancelRequested: true };
+      cancelled = true;
       return { ...r, ...terminalFields(), ...cancelledOutcome(), cancelRequested: true, lastUpdatedAt: this.#clock() };
     });
+    if (stored && cancelled) this.#o.telemetry?.metrics?.taskStatus('cancelled', stored.tool);
     if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
     else if (stored) {
       await this.#o.store.publish(taskId, 'cancel');
@@ -216,11 +227,13 @@ export class TaskManager {
       await this.#o.store.publish(record.taskId, 'cancel');
       return record;
     }
-    const stored = await this.#o.store.update(record.taskId, (r) =>
-      isTerminal(r) || r.phase === 'running'
-        ? undefined
-        : { ...r, ...terminalFields(), ...expiredOutcome(r, this.#o.toWireError), lastUpdatedAt: this.#clock() },
-    );
+    let expired = false;
+    const stored = await this.#o.store.update(record.taskId, (r) => {
+      expired = !(isTerminal(r) || r.phase === 'running');
+      if (!expired) return undefined;
+      return { ...r, ...terminalFields(), ...expiredOutcome(r, this.#o.toWireError), lastUpdatedAt: this.#clock() };
+    });
+    if (stored && expired) this.#o.telemetry?.metrics?.taskStatus('failed', stored.tool);
     if (stored && isTerminal(stored)) await this.#o.store.publish(record.taskId, 'changed');
     return stored;
   }

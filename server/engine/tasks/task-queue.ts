@@ -17,4 +17,8 @@ export interface TaskQueue {
   schedule(taskId: string, options: ScheduleOptions): Promise<void>;
   start(processor: TaskProcessor): void;
   close(): Promise<void>;
+  /** Jobs queued and not yet running, for the `baton.task.queue.depth` gauge. */
+  depth?(): Promise<number> | number;
+  /** Jobs scheduled for later (durable timers, expiry checks), for `baton.task.timers.pending`. */
+  timersPending?(): Promise<number> | number;
 }

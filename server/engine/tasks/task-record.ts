@@ -42,9 +42,9 @@ export interface TaskRecord {
   status: TaskStatus;
   phase: TaskPhase;
   /** The job running a step while `phase` is `running`; the same id comes back if its instance died. */
-  runningJob?: string;
+  runningJob?: string | undefined;
   /** Which run of that job holds the step (task-claims.ts): a job run again elsewhere takes a new one. */
-  runningStep?: string;
+  runningStep?: string | undefined;
   statusMessage?: string;
   /** Milliseconds since the epoch. */
   createdAt: number;
@@ -52,7 +52,7 @@ export interface TaskRecord {
   ttlMs: number;
   pollIntervalMs: number;
   /** The persisted XState snapshot to continue from; dropped once the task is terminal. */
-  snapshot?: Record<string, unknown>;
+  snapshot?: Record<string, unknown> | undefined;
   timers: TaskTimer[];
   /** Outstanding questions by wire key, and the answers received so far for some of them. */
   asked: Record<string, AskedQuestion>;
@@ -62,6 +62,8 @@ export interface TaskRecord {
   cancelRequested: boolean;
   result?: Record<string, unknown>;
   error?: JsonRpcErrorObject;
+  /** The trace context of the call that created the task: its steps' spans link to it (telemetry/). */
+  traceContext?: string;
 }
 
 /**
@@ -93,10 +95,16 @@ export function expiredOutcome(record: TaskRecord, toWireError: ToWireError): Ou
   return failedOutcome(new EngineError('task_expired', message), toWireError);
 }
 
-export const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled', 'failed']);
+/** The statuses a task never leaves (tasks extension, "Task status"): polling stops at them. */
+export const TERMINAL_TASK_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'cancelled', 'failed']);
+
+/** Whether a status, as read from the wire or a store, is one a task never leaves. */
+export function isTerminalStatus(status: unknown): boolean {
+  return (TERMINAL_TASK_STATUSES as ReadonlySet<unknown>).has(status);
+}
 
 export function isTerminal(record: Pick<TaskRecord, 'status'>): boolean {
-  return TERMINAL.has(record.status);
+  return TERMINAL_TASK_STATUSES.has(record.status);
 }
 
 /** The `Task` fields every shape shares. */

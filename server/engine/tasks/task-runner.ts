@@ -31,6 +31,8 @@ import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
 import { holdsClaim, newClaim, releasedClaim } from './task-claims.js';
 import type { TaskStore } from './task-store.js';
+import { RoundTrace, type Telemetry } from '../../telemetry/index.js';
+import { roundEnd } from '../round/index.js';
 
 export interface TaskTools {
   get(name: string): ToolDefinition | undefined;
@@ -57,13 +59,16 @@ export interface TaskRunnerOptions {
   /** Timers due sooner than this are waited for inside the step instead of persisted (2 s). */
   inlineTimerMs?: number;
   toWireError: ToWireError;
+  /** A span and metrics per step (telemetry/). */
+  telemetry?: Telemetry;
 }
 
 /** How long a job that finds its task busy on another step waits before looking again. */
 const BUSY_RETRY_MS = 500;
 
 export class TaskRunner {
-  readonly #o: Required<Omit<TaskRunnerOptions, 'logger' | 'clock' | 'wallClock' | 'validator'>>;
+  readonly #o: Required<Omit<TaskRunnerOptions, 'logger' | 'clock' | 'wallClock' | 'validator' | 'telemetry'>>;
+  readonly #telemetry: Telemetry | undefined;
   readonly #clock: () => number;
   readonly #wallClock: () => number;
   readonly #logger: Logger;
@@ -79,6 +84,7 @@ export class TaskRunner {
     this.#clock = options.clock ?? Date.now;
     this.#wallClock = options.wallClock ?? Date.now;
     this.#logger = options.logger ?? silentLogger;
+    this.#telemetry = options.telemetry;
     this.#kernel = new RoundKernel({ validator: options.validator, logger: this.#logger });
     this.#stopListening = options.store.listen((taskId, kind) => {
       if (kind === 'cancel') this.#running.get(taskId)?.abort();
@@ -174,8 +180,19 @@ export class TaskRunner {
     }
     const controller = new AbortController();
     this.#running.set(taskId, controller);
+    const trace = this.#telemetry?.active
+      ? RoundTrace.begin(this.#telemetry, {
+          mode: 'step',
+          method: 'tools/call',
+          target: tool.name,
+          taskId,
+          createdBy: record.traceContext,
+        })
+      : undefined;
     try {
-      const outcome = await this.#kernel.run(this.#spec(record, tool, controller.signal));
+      const spec = this.#spec(record, tool, controller.signal);
+      const outcome = await (trace ? trace.run(() => this.#kernel.run(spec)) : this.#kernel.run(spec));
+      trace?.end(roundEnd(outcome));
       await this.#record(record, tool, outcome);
     } finally {
       this.#running.delete(taskId);
@@ -243,15 +260,18 @@ export class TaskRunner {
     const askCounts = { ...record.askCounts };
     const asked: Record<string, AskedQuestion> = pause.kind === 'asking' ? wireQuestions(record, pause, askCounts) : {};
     const status = pause.kind === 'asking' ? 'input_required' : 'working';
+    let written: TaskRecord | undefined;
     const stored = await this.#o.store.update(taskId, (r) => {
+      written = undefined;
       if (isTerminal(r) || !holdsClaim(r, this.#claims.get(r.taskId))) return undefined;
       const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: this.#clock() };
-      if (r.cancelRequested) return { ...base, ...terminalFields(), ...cancelledOutcome() };
+      if (r.cancelRequested) return (written = { ...base, ...terminalFields(), ...cancelledOutcome() });
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
         status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
-      return { ...base, status, snapshot, timers, asked, answers: {}, askCounts, ...waitingFor };
+      return (written = { ...base, status, snapshot, timers, asked, answers: {}, askCounts, ...waitingFor });
     });
+    if (written) this.#telemetry?.metrics?.taskStatus(written.status, written.tool);
     await this.#o.store.publish(taskId, 'changed');
     const next = stored && !isTerminal(stored) ? stored.timers[0] : undefined;
     if (next) await this.#o.queue.schedule(taskId, { jobKey: `t${next.dueAt}`, runAt: next.dueAt });
@@ -272,11 +292,20 @@ export class TaskRunner {
 
   /** Writes a terminal status (once: a terminal status never changes) and tells every instance. */
   async #finish(taskId: string, outcome: Outcome): Promise<void> {
+    let ended: TaskRecord | undefined;
     await this.#o.store.update(taskId, (r) =>
       isTerminal(r) || !holdsClaim(r, this.#claims.get(taskId))
-        ? undefined
-        : { ...r, ...terminalFields(), ...outcome, ...releasedClaim(), phase: 'idle', lastUpdatedAt: this.#clock() },
+        ? (ended = undefined)
+        : (ended = {
+            ...r,
+            ...terminalFields(),
+            ...outcome,
+            ...releasedClaim(),
+            phase: 'idle',
+            lastUpdatedAt: this.#clock(),
+          }),
     );
+    if (ended) this.#telemetry?.metrics?.taskStatus(ended.status, ended.tool);
     await this.#o.store.publish(taskId, 'changed');
   }
 }

@@ -12,6 +12,7 @@ import type { ToWireError } from './task-record.js';
 import { DEFAULT_TASK_QUOTAS, type TaskQuotas } from './task-quotas.js';
 import { TaskRunner, type TaskTools } from './task-runner.js';
 import type { TaskStore } from './task-store.js';
+import type { Telemetry } from '../../telemetry/index.js';
 
 export interface TaskRuntimeOptions {
   store: TaskStore;
@@ -25,6 +26,7 @@ export interface TaskRuntimeOptions {
   ttlMs?: number;
   pollIntervalMs?: number;
   stepBudgetMs?: number;
+  telemetry?: Telemetry;
   /** What one caller may store (task-quotas.ts); defaults apply to any field not given. */
   quotas?: Partial<TaskQuotas>;
 }
@@ -48,6 +50,7 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       randomBytes: options.randomBytes,
       ttlMs: options.ttlMs,
       pollIntervalMs: options.pollIntervalMs,
+      telemetry: options.telemetry,
     }),
   });
   const runner = new TaskRunner({
@@ -58,7 +61,11 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     toWireError,
     validator: new JsonSchemaValidator(),
     logger: options.logger,
-    ...definedFields({ clock, stepBudgetMs: options.stepBudgetMs }),
+    ...definedFields({ clock, stepBudgetMs: options.stepBudgetMs, telemetry: options.telemetry }),
+  });
+  options.telemetry?.metrics?.observe({
+    ...(queue.depth ? { queueDepth: () => queue.depth!() } : {}),
+    ...(queue.timersPending ? { timersPending: () => queue.timersPending!() } : {}),
   });
   queue.start((taskId, jobId) => runner.advance(taskId, jobId));
   return {

@@ -128,6 +128,11 @@ export class LegacyService {
   /** Sessions ended by DELETE, until their token would have expired anyway. */
   readonly #ended = new Map<string, number>();
 
+  /** Sessions this instance holds in memory (the `baton.legacy.sessions` gauge). */
+  get sessionCount(): number {
+    return this.#sessions.size;
+  }
+
   constructor(options: LegacyServiceOptions) {
     this.#dispatcher = options.dispatcher;
     this.#logger = options.logger;

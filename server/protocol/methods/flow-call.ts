@@ -41,6 +41,7 @@ export async function runFlowRound(
   if (params.inputResponses !== undefined) call.inputResponses = params.inputResponses;
   if (params.requestState !== undefined) call.requestState = params.requestState;
   if (round.startTask) call.handover = true;
+  if (context.trace) call.trace = context.trace;
   if (progressToken !== undefined) {
     call.onProgress = (report) => notify({ method: 'notifications/progress', params: { progressToken, ...report } });
   }

@@ -69,6 +69,7 @@ export function toolsCallMethod(
             clientCapabilities: context.meta.clientCapabilities,
             snapshot: handover.snapshot,
             timers: handover.timers,
+            ...(handover.traceContext ? { traceContext: handover.traceContext } : {}),
           })),
         });
       }

@@ -105,6 +105,16 @@ describe('sealState / openState', () => {
       expect(opened?.claims).to.deep.equal(claims());
     });
 
+    it('carries a trace context as an eleventh claim, and opens states sealed with ten', () => {
+      const trace = '4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00f067aa0ba902b8-01';
+      const traced = seal({ claims: claims({ trace }), snapshot: snapshot() });
+      expect(storedClaims(traced)).to.have.length(11);
+      expect(openState(traced, testKeyRing(), MAX)?.claims).to.deep.equal(claims({ trace }));
+      // Without one, the claims are the ten every earlier build sealed and opens.
+      expect(storedClaims(seal())).to.have.length(10);
+      expect(openState(seal(), testKeyRing(), MAX)?.claims).to.not.have.property('trace');
+    });
+
     it('keeps Date, Map, Set and undefined in the snapshot (superjson)', () => {
       const opened = openState(seal(), testKeyRing(), MAX);
       const context = (opened?.snapshot as ReturnType<typeof snapshot>).context;
@@ -330,7 +340,9 @@ describe('sealState / openState', () => {
         [tuple],
         [tuple, {}, 'extra'],
         [tuple.slice(0, -1), {}],
-        [[...tuple, 'extra'], {}],
+        // An eleventh claim is the trace context, a string; nothing else, and no twelfth.
+        [[...tuple, 42], {}],
+        [[...tuple, 'trace', 'extra'], {}],
         [Object.fromEntries(tuple.entries()), {}],
         [tuple.map((v) => (typeof v === 'number' ? v + 0.5 : v)), {}],
       ];

@@ -13,6 +13,7 @@ import {
   ToolRegistry,
   type TaskRecord,
   type ToolDefinition,
+  isTerminalStatus,
 } from '../../../server/engine/index.js';
 import { testKeyRing } from '../fixtures/keys.js';
 
@@ -53,7 +54,7 @@ async function runAsTask(tool: ToolDefinition): Promise<TaskRecord> {
     const deadline = Date.now() + 5000;
     for (;;) {
       const record = (await store.get(taskId))!;
-      if (['completed', 'failed', 'cancelled'].includes(record.status)) return record;
+      if (isTerminalStatus(record.status)) return record;
       if (Date.now() > deadline) throw new Error(`task still ${record.status}`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }

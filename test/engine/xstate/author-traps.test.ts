@@ -2,9 +2,9 @@ import { expect } from 'chai';
 import { assign, setup } from 'xstate';
 import { ToolRegistry, formContent } from '../../../server/engine/index.js';
 import { expectAsked, expectComplete } from '../fixtures/flow.js';
-import { askText, roundsOf, text, toolOf } from './rounds.js';
+import { askText, onEachXStatePath, roundsOf, text, toolOf } from './rounds.js';
 
-describe('XState constructs: author traps', () => {
+onEachXStatePath('XState constructs: author traps', () => {
   describe('an always deadline guard on an input state', () => {
     let expired = false;
     const machine = setup({ guards: { expired: () => expired } }).createMachine({

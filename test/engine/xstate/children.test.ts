@@ -4,7 +4,16 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { assign, createMachine, fromCallback, fromPromise, sendTo, setup, spawnChild, stopChild } from 'xstate';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
-import { answerInTurn, askText, countOf, counter, roundsOf, startupProblems, text } from './rounds.js';
+import {
+  answerInTurn,
+  askText,
+  counter,
+  countOf,
+  onEachXStatePath,
+  roundsOf,
+  startupProblems,
+  text,
+} from './rounds.js';
 
 /** Two questions; whatever `entry` spawns is alive (or done) while they are asked. */
 function spawning(entry: unknown, actors: Record<string, unknown> = {}) {
@@ -21,7 +30,7 @@ function spawning(entry: unknown, actors: Record<string, unknown> = {}) {
   });
 }
 
-describe('XState constructs: children across rounds', () => {
+onEachXStatePath('XState constructs: children across rounds', () => {
   it('drops a finished child spawned from inline logic instead of sealing logic it cannot restore', async () => {
     const driver = roundsOf(
       spawning(

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { assign, setup } from 'xstate';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
-import { askText, roundsOf, startupProblems, text } from './rounds.js';
+import { askText, onEachXStatePath, roundsOf, startupProblems, text } from './rounds.js';
 
 class Money {
   constructor(readonly cents: number) {}
@@ -23,7 +23,7 @@ function carrying(fill: () => Record<string, unknown>) {
   });
 }
 
-describe('XState constructs: context values across rounds', () => {
+onEachXStatePath('XState constructs: context values across rounds', () => {
   it('carries Date, Map, Set, BigInt, NaN, -0 and shared references across a round', async () => {
     const shared = { n: 1 };
     const machine = carrying(() => ({

@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import { assign, fromCallback, fromObservable, fromPromise, raise, sendTo, setup } from 'xstate';
 import { machineProblems } from '../../../server/engine/index.js';
 import { expectAsked, expectComplete, expectFailed } from '../fixtures/flow.js';
-import { answerInTurn, askText, countOf, counter, roundsOf, startupProblems, text } from './rounds.js';
+import {
+  answerInTurn,
+  askText,
+  counter,
+  countOf,
+  onEachXStatePath,
+  roundsOf,
+  startupProblems,
+  text,
+} from './rounds.js';
 
 const endless = fromCallback(() => () => {});
 const ticking = fromObservable(() => ({ subscribe: () => ({ unsubscribe: () => {} }) }) as never);
@@ -45,7 +54,7 @@ function beside(side: Record<string, unknown>, actors: Record<string, unknown> =
 
 const TASK_FIX = "task: 'required'";
 
-describe('XState constructs: what cannot cross a round is refused at start-up', () => {
+onEachXStatePath('XState constructs: what cannot cross a round is refused at start-up', () => {
   it('refuses a callback invoked on an ancestor of an input state, naming the state, in task mode too', () => {
     const machine = around({ invoke: { src: 'endless' } }, { endless });
     const [problem, ...rest] = startupProblems(machine);
@@ -114,7 +123,7 @@ describe('XState constructs: what cannot cross a round is refused at start-up', 
   });
 });
 
-describe('XState constructs: what can cross a round does', () => {
+onEachXStatePath('XState constructs: what can cross a round does', () => {
   it('runs a promise invoked in a region parallel to a question to completion before pausing', async () => {
     let runs = 0;
     const work = fromPromise(async () => {
@@ -177,7 +186,7 @@ describe('XState constructs: what can cross a round does', () => {
   });
 });
 
-describe('XState constructs: what only shows at run time fails the round at once', () => {
+onEachXStatePath('XState constructs: what only shows at run time fails the round at once', () => {
   it('names a delayed raise still scheduled at a question', async () => {
     const machine = setup({}).createMachine({
       id: 'm',

@@ -1,7 +1,8 @@
 /**
  * Runs one small machine per XState construct through real rounds: a FlowEngine with the sealed
  * state crossing a JSON round trip between rounds (fixtures/flow.ts), after the start-up checks
- * a served tool passes.
+ * a served tool passes. Every suite of the matrix runs once per XState path (`onEachXStatePath`):
+ * the lean actor a flow engine uses by default, and XState's own (engine/round/round-actor.ts).
  */
 import { expect } from 'chai';
 import { assign, createMachine, type AnyStateMachine } from 'xstate';
@@ -13,9 +14,37 @@ import {
   defineTool,
   type FlowEngineOptions,
   type ToolDefinition,
+  type XStatePath,
 } from '../../../server/engine/index.js';
+import { leanActorSupport } from '../../../server/engine/round/lean-path-check.js';
 import { testKeyRing } from '../fixtures/keys.js';
 import { Driver, expectAsked, expectComplete } from '../fixtures/flow.js';
+
+/** The two paths a round may run its machine on; the fidelity matrix passes on both. */
+export const XSTATE_PATHS: readonly XStatePath[] = ['auto', 'public'];
+let path: XStatePath = 'auto';
+
+/** The path the suite running now is on: engines and servers of the matrix are made with it. */
+export function currentXStatePath(): XStatePath {
+  return path;
+}
+
+/** Registers `body` (a suite) once per XState path, each in a describe of its own. */
+export function onEachXStatePath(title: string, body: () => void): void {
+  for (const each of XSTATE_PATHS) {
+    describe(`${title} (${each === 'auto' ? 'lean' : 'public'} path)`, () => {
+      before(() => {
+        path = each;
+        // Were the XState installed to fail the check, 'auto' would quietly be the public path.
+        if (each === 'auto') expect(leanActorSupport()).to.deep.equal({ ok: true });
+      });
+      after(() => {
+        path = 'auto';
+      });
+      body();
+    });
+  }
+}
 
 export function toolOf(machine: object, extra: Partial<ToolDefinition> = {}): ToolDefinition {
   return defineTool({
@@ -35,7 +64,7 @@ export function roundsOf(
 ): Driver {
   const tool = toolOf(machine, extra);
   new ToolRegistry([tool]);
-  return new Driver(new FlowEngine({ keyRing: testKeyRing(), ...options }), tool, {});
+  return new Driver(new FlowEngine({ keyRing: testKeyRing(), xstatePath: path, ...options }), tool, {});
 }
 
 /** The start-up problems of `machine` served as a tool (empty when it is accepted). */

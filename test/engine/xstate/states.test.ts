@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import { and, assign, not, or, setup, stateIn } from 'xstate';
 import { formContent } from '../../../server/engine/index.js';
 import { accept, expectAsked, expectComplete } from '../fixtures/flow.js';
-import { askText, roundsOf, text } from './rounds.js';
+import { askText, onEachXStatePath, roundsOf, text } from './rounds.js';
 
 const done = { type: 'final' as const };
 
-describe('XState constructs: states across rounds', () => {
+onEachXStatePath('XState constructs: states across rounds', () => {
   it('nested and parallel states: two regions ask in one round, each answered in its own round', async () => {
     const machine = setup({}).createMachine({
       id: 'm',

@@ -15,6 +15,7 @@ import {
 import { callTool } from '../../helpers/mcp-http.js';
 import { isStatus, resultOf, TASK_CLIENT, waitForTask } from '../../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../../helpers/test-server.js';
+import { currentXStatePath, onEachXStatePath } from './rounds.js';
 
 const question = askForm({
   key: 'approve',
@@ -79,10 +80,11 @@ const longDelayMachine = createMachine({
   states: { waiting: { after: { 2600: 'done' } }, done: { type: 'final', output: 'waited' } },
 });
 
-describe('XState constructs that work in task mode only', () => {
+onEachXStatePath('XState constructs that work in task mode only', () => {
   let server: RunningServer;
   before(async () => {
     server = await startTestServer({
+      xstatePath: currentXStatePath(),
       tools: [
         windowOnQuestion,
         windowOnAncestor,

@@ -2,6 +2,7 @@
  * Assembles the method table for a set of tools, prompts and resources. Capabilities follow what
  * is served, so discover never advertises a method that would answer -32601 (spec, discover).
  */
+import type { Telemetry } from '../telemetry/index.js';
 import {
   TASKS_EXTENSION,
   toolListChanges,
@@ -12,6 +13,7 @@ import {
   type TaskManager,
   type ToolRegistry,
 } from '../engine/index.js';
+import { DISCOVER_TTL_MS, LIST_TTL_MS, READ_TTL_MS } from './caching-hints.js';
 import { McpDispatcher, type ServerInfo } from './mcp-dispatcher.js';
 import type { MethodSpec } from './method-context.js';
 import { completionMethod } from './methods/completion.js';
@@ -30,31 +32,29 @@ import { toolsListMethod } from './methods/tools-list.js';
 import { catalogueScopes, withScopeChecks } from './scoped-methods.js';
 import { ScopePolicy, type ScopeHierarchy } from './scope-policy.js';
 
-export interface McpServiceOptions {
+export interface McpDispatcherOptions {
   serverInfo: ServerInfo;
   tools: ToolRegistry;
   prompts: PromptRegistry;
   resources: ResourceRegistry;
   engine: FlowEngine;
   logger: Logger;
-  instructions?: string;
-  /** Freshness of discover, list and read results (ttlMs). */
-  discoverTtlMs?: number;
-  listTtlMs?: number;
-  readTtlMs?: number;
+  instructions?: string | undefined;
   /** Items per list page. */
   pageSize?: number;
   /** Tasks (the `io.modelcontextprotocol/tasks` extension): served when a tool may run as one. */
-  tasks?: TaskManager;
+  tasks?: TaskManager | undefined;
   /** Broader OAuth scopes and the narrower ones each implies (docs/security.md, "Scopes"). */
-  scopeHierarchy?: ScopeHierarchy;
+  scopeHierarchy?: ScopeHierarchy | undefined;
+  /** Spans and metrics per request (telemetry/). */
+  telemetry?: Telemetry | undefined;
   /** The budget of long-lived requests (listen streams), shared with the 2025-11-25 layer. */
   longLived?: LongLivedBudget;
   /** Keep-alive, lifetime and task ids of one listen stream (subscriptions-listen.ts). */
-  listen?: Partial<Omit<ListenOptions, 'budget'>>;
+  listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
 }
 
-export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
+export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatcher {
   const { tools, prompts, resources, engine } = options;
   // Lists are fixed for the life of a process (no listChanged or subscribe advertised), except
   // live tools (`baton dev`), whose changes subscriptions/listen streams.
@@ -73,14 +73,14 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     catalogueScopes([...tools.list(), ...prompts.list(), ...resources.resources(), ...resources.templates()]).length >
       0;
   const list = {
-    ttlMs: options.listTtlMs ?? 5 * 60 * 1000,
+    ttlMs: LIST_TTL_MS,
     pageSize: options.pageSize ?? 100,
     ...(scoped ? { access } : {}),
   };
   const methods: Record<string, MethodSpec> = {
     'server/discover': discoverMethod({
       capabilities: () => capabilities,
-      ttlMs: options.discoverTtlMs ?? 60 * 60 * 1000,
+      ttlMs: DISCOVER_TTL_MS,
       ...(options.instructions ? { instructions: options.instructions } : {}),
     }),
     'tools/list': toolsListMethod(tools, list),
@@ -89,7 +89,7 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     'prompts/get': promptsGetMethod(prompts, engine),
     'resources/list': resourcesListMethod(resources, list),
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
-    'resources/read': resourcesReadMethod(resources, engine, { ttlMs: options.readTtlMs ?? 60 * 1000 }),
+    'resources/read': resourcesReadMethod(resources, engine, { ttlMs: READ_TTL_MS }),
     'completion/complete': completionMethod(prompts, resources),
     'subscriptions/listen': subscriptionsListenMethod(
       { ...DEFAULT_LISTEN_OPTIONS, ...options.listen, budget: options.longLived ?? new LongLivedBudget() },
@@ -106,8 +106,7 @@ export function createMcpDispatcher(options: McpServiceOptions): McpDispatcher {
     serverInfo: options.serverInfo,
     capabilities: () => capabilities,
     logger: options.logger,
-    methods: scoped
-      ? withScopeChecks(methods, { tools, prompts, resources, ...(tasks ? { tasks } : {}) }, access)
-      : methods,
+    telemetry: options.telemetry,
+    methods: scoped ? withScopeChecks(methods, { tools, prompts, resources, tasks }, access) : methods,
   });
 }

@@ -1,0 +1,75 @@
+/**
+ * Where Baton's spans and metrics go: the OpenTelemetry API only (docs/observability.md). The
+ * host application registers an SDK (or `baton serve` does, from OTEL_* and BATON_METRICS_PORT:
+ * cli/telemetry-sdk.ts); without one every call here is a no-op, and Baton checks that before it
+ * builds a span or an attribute, so a request with telemetry off allocates nothing for it.
+ */
+import {
+  createNoopMeter,
+  metrics,
+  trace,
+  type MeterProvider,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import { BatonMetrics } from './baton-metrics.js';
+
+/** The instrumentation scope every span and metric names (OpenTelemetry: tracer and meter name). */
+export const INSTRUMENTATION_NAME = 'baton-mcp';
+
+export interface TelemetryOptions {
+  /** Default: the global tracer provider, read on each request so an SDK registered later counts. */
+  tracerProvider?: TracerProvider;
+  /**
+   * Default: the global meter provider when the service is built. The metrics API has no
+   * stand-in that follows a later registration: register the SDK before `createServer`.
+   */
+  meterProvider?: MeterProvider;
+  /** Names this instance on every request span (`baton.instance.id`). */
+  instanceId?: string;
+  /** Baton's version, as the instrumentation scope's version. */
+  version?: string;
+}
+
+/** A global provider that is OpenTelemetry's stand-in: it hands out a real tracer only once an SDK is registered. */
+interface DelegatingProvider {
+  getDelegateTracer(name: string, version?: string): Tracer | undefined;
+}
+
+export class Telemetry {
+  readonly instanceId: string | undefined;
+  /** Undefined when no meter provider is registered: nothing is recorded, nothing is built. */
+  readonly metrics: BatonMetrics | undefined;
+  readonly #version: string | undefined;
+  readonly #tracerProvider: TracerProvider | undefined;
+  #tracer: Tracer | undefined;
+
+  constructor(options: TelemetryOptions = {}) {
+    this.instanceId = options.instanceId;
+    this.#version = options.version;
+    this.#tracerProvider = options.tracerProvider;
+    const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, options.version);
+    this.metrics = meter === createNoopMeter() ? undefined : new BatonMetrics(meter);
+  }
+
+  /**
+   * The tracer when spans are recorded somewhere, else undefined. With the global provider and no
+   * SDK, OpenTelemetry's stand-in provider has no delegate: asking it allocates nothing.
+   */
+  tracer(): Tracer | undefined {
+    if (this.#tracer) return this.#tracer;
+    const provider = this.#tracerProvider ?? trace.getTracerProvider();
+    const tracer =
+      'getDelegateTracer' in provider
+        ? (provider as DelegatingProvider).getDelegateTracer(INSTRUMENTATION_NAME, this.#version)
+        : provider.getTracer(INSTRUMENTATION_NAME, this.#version);
+    // Kept once found, as OpenTelemetry's own ProxyTracer keeps its delegate.
+    if (tracer) this.#tracer = tracer;
+    return tracer;
+  }
+
+  /** Whether a request needs a telemetry record at all. */
+  get active(): boolean {
+    return this.metrics !== undefined || this.tracer() !== undefined;
+  }
+}

@@ -1,0 +1,55 @@
+import type { Socket } from 'node:net';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { measureTaskFloor } from '../../bench/tasks/task-floor.js';
+import { hasProcUsage } from '../../bench/targets/proc-usage.js';
+import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { REDIS, requireBinaries } from '../helpers/required-binary.js';
+
+/** Sockets of this process still connected to `port`. */
+function openSockets(port: number): number {
+  const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+  return handles.filter((h) => (h as Socket).remotePort === port && !(h as Socket).destroyed).length;
+}
+
+describe('bench task floor', function () {
+  this.timeout(60_000);
+  let redis: RunningRedis | undefined;
+
+  before(async function () {
+    requireBinaries(this, REDIS);
+    redis = await startRedis();
+  });
+  after(async () => {
+    await redis?.stop();
+  });
+
+  it('adds and completes empty BullMQ jobs and reads task hashes on the same Redis, closing what it opened', async () => {
+    const seed = new Redis(redis!.url);
+    const keys = Array.from({ length: 20 }, (_, i) => `bench:task:t${i}`);
+    for (const key of keys) await seed.hset(key, 'rev', '1', 'body', 'x'.repeat(600));
+    seed.disconnect();
+    const floor = await measureTaskFloor(redis!.url, keys, 0.3, redis!.pid);
+    expect(floor.jobs.errors).to.equal(0);
+    // Jobs count only once a worker completed them.
+    expect(floor.jobs.completedPerSecond).to.be.greaterThan(0);
+    expect(floor.jobs.perSecond).to.be.at.most(floor.jobs.completedPerSecond);
+    expect(floor.hashReads.errors).to.equal(0);
+    expect(floor.hashReads.perSecond).to.be.greaterThan(floor.jobs.perSecond);
+    expect(floor.hashReads.cpuMicrosPerOp).to.be.greaterThan(0);
+    if (hasProcUsage()) expect(floor.hashReads.redisCpuMicrosPerOp).to.be.greaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(openSockets(redis!.port)).to.equal(0);
+  });
+
+  it('reads hashes that exist, or counts the reads as errors', async () => {
+    const floor = await measureTaskFloor(redis!.url, ['bench:task:missing'], 0.2);
+    expect(floor.hashReads.perSecond).to.equal(0);
+    expect(floor.hashReads.errors).to.be.greaterThan(0);
+    const refused = await measureTaskFloor(redis!.url, [], 0.2).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(refused?.message).to.match(/no stored task/);
+  });
+});

@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { floorRow, tasksSection } from '../../bench/report/tasks-section.js';
+import type { OpFigures } from '../../bench/tasks/task-load.js';
+import type { TaskThroughput } from '../../bench/tasks/task-throughput.js';
+
+const op = (perSecond: number, cpu: number, redis?: number): OpFigures => ({
+  perSecond,
+  p50Ms: 1,
+  p99Ms: 5,
+  errors: 0,
+  cpuMicrosPerOp: cpu,
+  ...(redis === undefined ? {} : { redisCpuMicrosPerOp: redis }),
+});
+
+describe('bench report, tasks against their floor', () => {
+  it('puts Baton and the floor side by side: rates, their ratio, and CPU per operation in each process', () => {
+    expect(floorRow('create', 'add a job', op(500, 1700, 330), op(2500, 136, 100))).to.deep.equal([
+      'create',
+      'add a job',
+      '500 / 2,500',
+      '**0.20x**',
+      '1,700 / 136 (12.50x)',
+      '330 / 100 (3.30x)',
+    ]);
+    // A small ratio keeps three decimals rather than rounding to 0.02x.
+    expect(floorRow('get', 'HMGET', op(900, 740), op(50_000, 16))[3]).to.equal('**0.018x**');
+  });
+
+  it('writes the floor table only for a run that measured the floor', () => {
+    const memory: TaskThroughput = { store: 'memory', creates: op(500, 1500), gets: op(2000, 300) };
+    const redis: TaskThroughput = {
+      store: 'redis',
+      creates: op(500, 1700, 330),
+      gets: op(900, 740, 125),
+      floor: { jobs: { ...op(2500, 136, 100), completedPerSecond: 2500 }, hashReads: op(50_000, 16, 11) },
+    };
+    const without = tasksSection([memory], []);
+    expect(without).to.contain('| in memory | 500 |');
+    expect(without).not.to.contain('Against their floor');
+    const withFloor = tasksSection([memory, redis], []);
+    expect(withFloor).to.contain('### Against their floor on the same Redis');
+    expect(withFloor).to.contain('| Redis + BullMQ | 500 | 5.0 | 1,700 / 330 |');
+    expect(tasksSection([], [])).to.equal('');
+  });
+});
