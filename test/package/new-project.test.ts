@@ -4,16 +4,19 @@
  * edited, `npm install` (the tarball, the rest from the registry), `npm start` (a real MCP
  * request with the official client lists and calls the project's own tool), `npm run dev`,
  * `npm test`, `npx baton diagram`, `npx baton docs`, `npx baton stdio` (a real request over
- * stdio) and `npx baton call`, each on the project's tool and not on Baton's examples.
+ * stdio) and `npx baton call`, each on the project's tool and not on Baton's examples; and a task
+ * tool of the author's whose effect is keyed with `idempotencyKey()`, served by `npx baton serve`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'chai';
 import { freePort } from '../helpers/spawn-baton.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
+import { callTool } from '../helpers/mcp-http.js';
+import { resultOf, TASK_CLIENT, waitForTask } from '../helpers/tasks.js';
 import { npm, packedInstall, type PackedInstall } from './packed-install.js';
 
 function modernClient(answer: string): { client: Client; asked: string[] } {
@@ -33,9 +36,37 @@ function modernClient(answer: string): { client: Client; asked: string[] } {
   return { client, asked };
 }
 
-/** `npm <script>` in its own process group, so stopping it stops npm, sh and node alike. */
-function startScript(cwd: string, script: string, port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn('npm', ['run', script, '--silent'], {
+/**
+ * A task tool as an author writes it, its effect keyed with `idempotencyKey()` from the package:
+ * the tool's copy of baton-mcp (loaded in tsx's namespace) must read what the engine's registered.
+ */
+const KEYED_TASK_TOOLS = `import { fromPromise, setup } from 'xstate';
+import { defineTool, idempotencyKey } from 'baton-mcp';
+
+const exportRows = fromPromise<string>(async ({ self, system }) => idempotencyKey({ self, system }));
+
+export const tools = [
+  defineTool({
+    name: 'export-rows',
+    description: 'Exports the rows, once.',
+    inputSchema: { type: 'object' },
+    task: 'required',
+    safeActors: ['exportRows'],
+    machine: setup({ actors: { exportRows } }).createMachine({
+      id: 'exportRows',
+      initial: 'exporting',
+      states: {
+        exporting: { invoke: { src: 'exportRows', onDone: 'done' } },
+        done: { type: 'final' },
+      },
+    }),
+  }),
+];
+`;
+
+/** `npm <args>` in its own process group, so stopping it stops npm, sh and node alike. */
+function startNpm(cwd: string, args: string[], port: number): { child: ChildProcess; output: () => string } {
+  const child = spawn('npm', args, {
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,6 +76,11 @@ function startScript(cwd: string, script: string, port: number): { child: ChildP
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
   return { child, output: () => output };
+}
+
+/** `npm run <script>` in its own process group. */
+function startScript(cwd: string, script: string, port: number): { child: ChildProcess; output: () => string } {
+  return startNpm(cwd, ['run', script, '--silent'], port);
 }
 
 async function stopGroup(child: ChildProcess | undefined): Promise<void> {
@@ -121,6 +157,27 @@ describe('a project made with baton new --project from the packed package', func
       expect((await client.listTools()).tools.map((tool) => tool.name)).to.deep.equal(['hello']);
     } finally {
       await client.close();
+    }
+  });
+
+  it('npx baton serve runs a project task tool whose effect takes idempotencyKey()', async () => {
+    // Written for this test only, and removed after it: the project's own files stay as made.
+    const file = join(project, 'keyed-task-tools.ts');
+    writeFileSync(file, KEYED_TASK_TOOLS);
+    try {
+      const port = await freePort();
+      const serve = ['exec', '--no', '--', 'baton', 'serve', '--tools', 'keyed-task-tools.ts'];
+      const started = startNpm(project, serve, port);
+      running = started.child;
+      await listening(started, 'npx baton serve --tools keyed-task-tools.ts');
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const created = resultOf(await callTool(url, 'export-rows', {}, {}, { capabilities: TASK_CLIENT }));
+      expect(created.resultType).to.equal('task');
+      const ended = await waitForTask(url, created.taskId, (task) => task.status === 'completed');
+      expect(ended.status, started.output()).to.equal('completed');
+      expect(ended.result.isError, JSON.stringify(ended.result)).to.not.equal(true);
+    } finally {
+      rmSync(file, { force: true });
     }
   });
 
