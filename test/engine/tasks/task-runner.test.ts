@@ -3,7 +3,7 @@
  * request hands over (FlowEngine with `handover`), and its steps run on the queue.
  */
 import { expect } from 'chai';
-import { fromObservable, fromPromise, setup } from 'xstate';
+import { fetchThenCount } from '../round/fixtures.js';
 import {
   defineTool,
   FlowEngine,
@@ -73,33 +73,7 @@ describe('TaskRunner', () => {
       description: 'Fetches, then counts what it fetched.',
       inputSchema: { type: 'object' },
       task: 'required',
-      machine: setup({
-        actors: {
-          fetch: fromPromise(async () => {
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            return 3;
-          }),
-          count: fromObservable(
-            () =>
-              ({
-                subscribe: (observer: { next: (n: number) => void; complete: () => void }) => {
-                  observer.next(1);
-                  observer.complete();
-                  return { unsubscribe: () => {} };
-                },
-              }) as never,
-          ),
-        },
-      }).createMachine({
-        id: 'fetchThenCount',
-        initial: 'fetching',
-        output: ({ event }) => event.output,
-        states: {
-          fetching: { invoke: { src: 'fetch', onDone: 'counting' } },
-          counting: { invoke: { src: 'count', onDone: 'counted' } },
-          counted: { type: 'final', output: 'counted' },
-        },
-      }),
+      machine: fetchThenCount,
     });
     const record = await runAsTask(tool);
     expect(record.status, record.statusMessage).to.equal('completed');
