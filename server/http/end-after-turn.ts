@@ -12,19 +12,37 @@
  * server keeps up better; with one client, no change beyond the noise.
  * A response waits at most for the rest of its turn's requests, each of which runs synchronously
  * to its end; with one request in flight it waits for nothing but the hop to the check phase.
+ * Requests themselves run in the check phase too (run-after-reads.ts), which queues a flush right
+ * behind them, so their answers still go out in the same check phase.
  */
 import type { ServerResponse } from 'node:http';
 
 /** Responses and their bodies, in pairs, finished during this turn. */
 let waiting: Array<ServerResponse | string> = [];
+/**
+ * Flushes queued and not yet run. While one is pending, a response finished now goes out with it:
+ * flushes run only from the check phase's queue, so a pending one runs after this moment.
+ */
+let pendingFlushes = 0;
 
 /** Ends `res` with `body` (headers already set) once this turn of the event loop is over. */
 export function endAfterTurn(res: ServerResponse, body: string): void {
-  if (waiting.length === 0) setImmediate(endWaiting);
+  if (pendingFlushes === 0) queueFlush();
   waiting.push(res, body);
 }
 
+/**
+ * Queues a flush behind the immediates already queued. run-after-reads.ts puts one right behind
+ * the batch of requests it starts: what they finish without waiting on I/O is written in the same
+ * check phase, not one turn later.
+ */
+export function queueFlush(): void {
+  pendingFlushes++;
+  setImmediate(endWaiting);
+}
+
 function endWaiting(): void {
+  pendingFlushes--;
   // Taken out first: whatever ending a response sets off belongs to the next turn's batch.
   const batch = waiting;
   waiting = [];

@@ -2,8 +2,8 @@
  * POST /mcp: one JSON-RPC message in, one response out (JSON, or SSE once the request streams).
  * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
  *
- * One middleware runs the steps in order: authenticate, reserve the body budget, read, gate,
- * route. Each step either hands the next one what it needs or has already answered (a refusal
+ * One middleware runs the steps in order: authenticate, reserve the body budget, read, wait for
+ * the turn's other reads (run-after-reads.ts), gate, route. Each step either hands the next one what it needs or has already answered (a refusal
  * through error-reply.ts) and hands back undefined. They are plain functions called in sequence,
  * not Koa middleware: a layer per step would cost a promise and a microtask each on every request.
  */
@@ -38,6 +38,7 @@ import {
 } from './read-body.js';
 import { legacyPost, sessionHeader } from './legacy-endpoint.js';
 import { ResponseChannel } from './response-channel.js';
+import { afterReads } from './run-after-reads.js';
 import { standardHeaderCheck, type HeaderParamsOf } from './standard-headers.js';
 
 export interface McpEndpointOptions {
@@ -80,6 +81,7 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     if (!reserved) return;
     const incoming = await readMessage(ctx, options, reserved);
     if (!incoming) return;
+    await afterReads();
     const leaveRequestGate = enterGate(ctx, options.gate, incoming.envelope);
     if (!leaveRequestGate) return;
     const principal: Principal = caller.authenticated ? caller : { ...caller, client };
