@@ -5,17 +5,28 @@
  */
 import { hash } from 'node:crypto';
 
-/** JSON with object keys sorted at every depth; arrays keep their order. */
+/**
+ * JSON with object keys sorted at every depth; arrays keep their order. Built with loops and one
+ * string, not map/filter/join: it runs on every request (the arguments' binding), and its output
+ * for any JSON value must stay byte for byte what sealed states were bound with.
+ */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${text}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let members = '';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    members += (members === '' ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(item);
+  }
+  return `{${members}}`;
 }
 
 /**

@@ -30,6 +30,51 @@ describe('canonicalJson', () => {
     expect(new Set(texts).size).to.equal(texts.length);
   });
 
+  it('binds arguments to the digest states were sealed with before (tokens of older builds open)', () => {
+    const value = {
+      service: 'billing',
+      version: '2.4.0',
+      options: { tags: ['x', 'y'], dryRun: true, limits: [1, { b: null, a: 'é"' }] },
+    };
+    const text =
+      '{"options":{"dryRun":true,"limits":[1,{"a":"é\\"","b":null}],"tags":["x","y"]},"service":"billing","version":"2.4.0"}';
+    expect(canonicalJson(value)).to.equal(text);
+    // Computed by the map/filter/join form that sealed states of 0ff83eb and earlier.
+    expect(shortDigest(canonicalJson(value))).to.equal('QxMCtd25dQa0kACFKi-uLg');
+  });
+
+  it('writes what the original map/filter/join form wrote, for any JSON value', () => {
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const record = value as Record<string, unknown>;
+        const entries = Object.keys(record)
+          .sort()
+          .filter((key) => record[key] !== undefined)
+          .map((key) => `${JSON.stringify(key)}:${reference(record[key])}`);
+        return `{${entries.join(',')}}`;
+      }
+      return JSON.stringify(value) ?? 'null';
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const leaves = [null, true, false, 0, -1.5, 1e21, '', 'x', 'é"\\\n', 'Z', 'a'];
+    const randomValue = (depth: number): unknown => {
+      const pick = next();
+      if (depth > 3 || pick < 0.4) return leaves[Math.floor(next() * leaves.length)];
+      const size = Math.floor(next() * 5);
+      if (pick < 0.7) return Array.from({ length: size }, () => randomValue(depth + 1));
+      const keys = ['b', 'a', 'B', '10', '9', 'é', 'a"b', ''];
+      return Object.fromEntries(
+        Array.from({ length: size }, () => [keys[Math.floor(next() * keys.length)]!, randomValue(depth + 1)]),
+      );
+    };
+    for (let i = 0; i < 2000; i++) {
+      const value = randomValue(0);
+      expect(canonicalJson(value)).to.equal(reference(value));
+    }
+  });
+
   it('cannot be confused by keys that contain JSON syntax', () => {
     expect(canonicalJson({ 'a":1,"b': 2 })).to.not.equal(canonicalJson({ a: 1, b: 2 }));
     expect(JSON.parse(canonicalJson({ 'a":1,"b': 2 }))).to.deep.equal({ 'a":1,"b': 2 });
