@@ -192,7 +192,7 @@ async function route(ctx: Context, options: McpEndpointOptions, incoming: Incomi
     }
     // Only the envelope may stay alive while the request runs (test/security/memory-amplification).
     incoming.body = undefined;
-    outcome = await options.dispatcher.dispatch(incoming.envelope, {
+    const dispatched = options.dispatcher.dispatch(incoming.envelope, {
       principal,
       cancellation,
       checkTransport: standardHeaderCheck(ctx.req.headers, options.headerParamsOf),
@@ -201,6 +201,8 @@ async function route(ctx: Context, options: McpEndpointOptions, incoming: Incomi
       leaveRequestGate,
       keepAlive: () => channel.keepAlive(),
     });
+    // Most rounds settle without waiting: their answer is written in this pass, with no microtask.
+    outcome = dispatched instanceof Promise ? await dispatched : dispatched;
   } finally {
     leaveRequestGate();
   }

@@ -16,7 +16,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from './json-rpc.js';
-import { CANCELLED, type MethodSpec } from './method-context.js';
+import { CANCELLED, type Handled, type MethodResult, type MethodSpec } from './method-context.js';
 import type { Principal } from './principal.js';
 import { methodNotFound } from './protocol-error.js';
 import { InsufficientScope } from './scope-policy.js';
@@ -97,7 +97,12 @@ export class McpDispatcher {
     return spec;
   }
 
-  async dispatch(message: unknown, transport: TransportContext): Promise<Dispatched> {
+  /**
+   * Answers one message. Without a promise when nothing its handler ran waited (most flow rounds):
+   * the transport then writes the answer in the same pass. An error, thrown or rejected, becomes
+   * the error response either way.
+   */
+  dispatch(message: unknown, transport: TransportContext): Dispatched | Promise<Dispatched> {
     let id = readableId(message);
     let traced: RequestTelemetry | undefined;
     try {
@@ -105,12 +110,27 @@ export class McpDispatcher {
       if (!('id' in incoming)) return { type: 'notification', notification: incoming };
       id = incoming.id;
       if (this.#options.telemetry?.active) traced = this.#traced(incoming, transport);
-      if (!traced) return await this.#dispatchRequest(incoming, transport, undefined);
-      return ended(traced, await this.#dispatchRequest(incoming, transport, traced));
+      const dispatched = this.#dispatchRequest(incoming, transport, traced);
+      if (dispatched instanceof Promise) {
+        return dispatched.then(
+          (later) => (traced ? ended(traced, later) : later),
+          (error: unknown) => this.#failed(id, error, message, traced),
+        );
+      }
+      return traced ? ended(traced, dispatched) : dispatched;
     } catch (error) {
-      const outcome = this.#errorOutcome(id, error, message);
-      return traced ? ended(traced, outcome) : outcome;
+      return this.#failed(id, error, message, traced);
     }
+  }
+
+  #failed(
+    id: ReturnType<typeof readableId>,
+    error: unknown,
+    message: unknown,
+    traced: RequestTelemetry | undefined,
+  ): Dispatched {
+    const outcome = this.#errorOutcome(id, error, message);
+    return traced ? ended(traced, outcome) : outcome;
   }
 
   #traced(request: JsonRpcRequest, transport: TransportContext): RequestTelemetry | undefined {
@@ -125,11 +145,11 @@ export class McpDispatcher {
     });
   }
 
-  async #dispatchRequest(
+  #dispatchRequest(
     request: JsonRpcRequest,
     transport: TransportContext,
     trace: RequestTelemetry | undefined,
-  ): Promise<Dispatched> {
+  ): Dispatched | Promise<Dispatched> {
     const params = request.params ?? {};
     // A legacy client opens with initialize and no _meta: answer in the modern way, naming the
     // versions we serve, so it can tell this server apart (spec, basic/versioning).
@@ -172,7 +192,13 @@ export class McpDispatcher {
       leaveRequestGate: transport.leaveRequestGate,
       keepAlive: transport.keepAlive,
     });
-    const result = await (trace && request.method === 'subscriptions/listen' ? this.#listening(handled) : handled);
+    const result = trace && request.method === 'subscriptions/listen' ? this.#listening(handled) : handled;
+    if (result instanceof Promise) return result.then((later) => this.#answer(request, transport, later));
+    return this.#answer(request, transport, result);
+  }
+
+  /** The response to a handled request, or nothing once it was cancelled. */
+  #answer(request: JsonRpcRequest, transport: TransportContext, result: MethodResult | typeof CANCELLED): Dispatched {
     if (result === CANCELLED || transport.cancellation.aborted) return { type: 'cancelled' };
     // Copied, not changed in place: a handler may answer with an object it keeps (a cached list).
     const response = resultResponse(request.id, {
@@ -184,11 +210,11 @@ export class McpDispatcher {
   }
 
   /** A subscriptions/listen stream counts as live while its handler runs. */
-  #listening<T>(handled: Promise<T>): Promise<T> {
+  #listening(handled: Handled): Handled {
     const metrics = this.#options.telemetry?.metrics;
     if (!metrics) return handled;
     metrics.listenStream(1);
-    return handled.finally(() => metrics.listenStream(-1));
+    return Promise.resolve(handled).finally(() => metrics.listenStream(-1));
   }
 
   #errorOutcome(id: ReturnType<typeof readableId>, error: unknown, message: unknown): Dispatched {

@@ -20,7 +20,7 @@ export interface MethodContext {
    * Runs a flow round in place of `engine.run`: the 2025-11-25 layer (server/protocol/legacy/)
    * answers questions live with server-to-client requests. Unset on 2026-07-28.
    */
-  runFlow?: (engine: FlowEngine, call: FlowCall) => Promise<FlowOutcome>;
+  runFlow?: (engine: FlowEngine, call: FlowCall) => FlowOutcome | Promise<FlowOutcome>;
   /** The request's span and metrics, when telemetry is on (undefined otherwise). */
   trace?: RequestTelemetry | undefined;
   /**
@@ -39,8 +39,12 @@ export type MethodResult = Record<string, unknown> & { resultType?: string };
 /** Returned by a handler whose request was cancelled: nothing more may be sent for it. */
 export const CANCELLED = Symbol('cancelled');
 
+/** What a handler answers: at once when nothing it ran waited (most flow rounds), else later. */
+export type Handled = MethodResult | typeof CANCELLED | Promise<MethodResult | typeof CANCELLED>;
+
 export interface MethodSpec {
   /** The server capability that must be advertised for the method to exist (spec: -32601 otherwise). */
   capability?: string;
-  handle(context: MethodContext): Promise<MethodResult | typeof CANCELLED>;
+  /** May throw: the dispatcher answers a thrown error as it would a rejected promise. */
+  handle(context: MethodContext): Handled;
 }

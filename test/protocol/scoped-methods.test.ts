@@ -90,7 +90,7 @@ describe('scopes per tool, prompt and resource (dispatcher)', () => {
     params: Record<string, unknown>,
     principal: Principal,
     capabilities: Record<string, unknown> = {},
-  ): Promise<Dispatched> {
+  ): Dispatched | Promise<Dispatched> {
     return service.dispatcher.dispatch(
       { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: requestMeta(capabilities) } },
       { principal, cancellation: new Cancellation() },

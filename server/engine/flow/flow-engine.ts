@@ -112,7 +112,11 @@ export class FlowEngine {
     return version;
   }
 
-  async run(call: FlowCall): Promise<FlowOutcome> {
+  /**
+   * One round of a flow. A round that settles without waiting (no invoked work, no single-use
+   * claim) is answered without a promise; a refused call throws at once.
+   */
+  run(call: FlowCall): FlowOutcome | Promise<FlowOutcome> {
     if (call.inputResponses !== undefined && !isRecord(call.inputResponses)) {
       throw new EngineError('invalid_responses', 'inputResponses must be an object keyed by inputRequests keys');
     }

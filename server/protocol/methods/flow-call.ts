@@ -4,7 +4,7 @@
  * method's complete result or `input_required` (spec, basic/patterns/mrtr).
  */
 import type { FlowCall, FlowDefinition, FlowEngine, FlowOutcome } from '../../engine/index.js';
-import { CANCELLED, type MethodContext, type MethodResult } from '../method-context.js';
+import { CANCELLED, type Handled, type MethodContext, type MethodResult } from '../method-context.js';
 
 export interface FlowRound {
   flow: FlowDefinition;
@@ -18,11 +18,11 @@ export interface FlowRound {
   startTask?: (outcome: Extract<FlowOutcome, { kind: 'task' }>) => Promise<MethodResult>;
 }
 
-export async function runFlowRound(
-  engine: FlowEngine,
-  context: MethodContext,
-  round: FlowRound,
-): Promise<MethodResult | typeof CANCELLED> {
+/**
+ * Answers without a promise when the round settled without waiting (as most do): the dispatcher
+ * and the endpoint then write the answer in the same pass, with no microtask between the layers.
+ */
+export function runFlowRound(engine: FlowEngine, context: MethodContext, round: FlowRound): Handled {
   const { params, meta, principal, cancellation, notify } = context;
   const { progressToken } = meta;
   const run = context.runFlow ?? runHere;
@@ -45,7 +45,11 @@ export async function runFlowRound(
   if (progressToken !== undefined) {
     call.onProgress = (report) => notify({ method: 'notifications/progress', params: { progressToken, ...report } });
   }
-  const outcome = await run(engine, call);
+  const outcome = run(engine, call);
+  return outcome instanceof Promise ? outcome.then((later) => resultOf(round, later)) : resultOf(round, outcome);
+}
+
+function resultOf(round: FlowRound, outcome: FlowOutcome): Handled {
   switch (outcome.kind) {
     case 'aborted':
       return CANCELLED;
@@ -61,7 +65,7 @@ export async function runFlowRound(
 }
 
 /** A round runs in this process unless the method context says otherwise (the 2025-11-25 layer). */
-function runHere(engine: FlowEngine, call: FlowCall): Promise<FlowOutcome> {
+function runHere(engine: FlowEngine, call: FlowCall): FlowOutcome | Promise<FlowOutcome> {
   return engine.run(call);
 }
 

@@ -33,7 +33,7 @@ export function toolsCallMethod(
 ): MethodSpec {
   return {
     capability: 'tools',
-    async handle(context) {
+    handle(context) {
       const { name, arguments: args = {} } = context.params;
       if (typeof name !== 'string') throw invalidParams('Invalid params: name must be a string');
       if (!isRecord(args)) throw invalidParams('Invalid params: arguments must be an object');
