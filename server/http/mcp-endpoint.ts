@@ -3,9 +3,10 @@
  * The client closing the connection cancels the request (spec, streamable-http "Cancellation").
  *
  * One middleware runs the steps in order: authenticate, reserve the body budget, read, wait for
- * the turn's other reads (run-after-reads.ts), gate, route. Each step either hands the next one what it needs or has already answered (a refusal
- * through error-reply.ts) and hands back undefined. They are plain functions called in sequence,
- * not Koa middleware: a layer per step would cost a promise and a microtask each on every request.
+ * the turn's other reads (run-after-reads.ts), gate, route. Each step either hands the next one
+ * what it needs or has already answered (a refusal through error-reply.ts) and hands back
+ * undefined. They are plain functions called in sequence, not Koa middleware: a layer per step
+ * would cost a promise and a microtask each on every request.
  */
 import type { Context, Middleware } from 'koa';
 import {
