@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { canonicalJson, shortDigest } from '../../../server/engine/state/canonical-digest.js';
 
@@ -95,5 +96,14 @@ describe('shortDigest', () => {
   it('is the first 16 bytes of SHA-256', () => {
     // SHA-256("abc") = ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
     expect(Buffer.from(shortDigest('abc'), 'base64url').toString('hex')).to.equal('ba7816bf8f01cfea414140de5dae2223');
+  });
+
+  it('is exactly the text those 16 bytes encode to, last character included', () => {
+    // A decoder ignores the last character's low bits, so decoding alone would not notice a wrong one.
+    for (let i = 0; i < 3000; i++) {
+      const text = `${i}\u0000é${'x'.repeat(i % 97)}`;
+      const bytes = createHash('sha256').update(text).digest().subarray(0, 16);
+      expect(shortDigest(text)).to.equal(bytes.toString('base64url'));
+    }
   });
 });
