@@ -81,6 +81,41 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/**
+ * A distribution-free confidence interval for the median of `values`: the k-th smallest and k-th
+ * largest value, with k the largest for which the median lies outside with probability at most
+ * 1 − `level` (each value falls either side of the true median with probability ½, so how many
+ * fall below it is Binomial(n, ½)). No resampling and no assumption about the shape of the
+ * noise, which on these VMs is neither normal nor symmetric. Undefined when too few values
+ * reach `level` (fewer than 5 for 90%). `coverage` is the level the interval actually has.
+ */
+export function medianInterval(
+  values: number[],
+  level = 0.9,
+): { low: number; high: number; coverage: number } | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  // below[j] = P(Binomial(n, ½) ≤ j), built term by term.
+  let term = 0.5 ** n;
+  let below = term;
+  let best: number | undefined;
+  for (let j = 0; j < n >> 1; j++) {
+    // The interval [x(j+1), x(n−j)] misses the median with probability 2 · P(X ≤ j).
+    if (2 * below > 1 - level) break;
+    best = j;
+    term = (term * (n - j)) / (j + 1);
+    below += term;
+  }
+  if (best === undefined) return undefined;
+  let miss = 0;
+  let t = 0.5 ** n;
+  for (let j = 0; j <= best; j++) {
+    miss += t;
+    t = (t * (n - j)) / (j + 1);
+  }
+  return { low: sorted[best]!, high: sorted[n - 1 - best]!, coverage: 1 - 2 * miss };
+}
+
 /** What one window measured on one build. */
 export interface WindowResult {
   cpuMicrosPerRequest: number;
@@ -117,14 +152,19 @@ export function baselineFirst(window: number): boolean {
 
 /**
  * One flow's line: for the CPU per request, flows per second and p99, the baseline's and this
- * build's medians and the median of the paired ratios (this build ÷ the baseline, window by window).
+ * build's medians and the median of the paired ratios (this build ÷ the baseline, window by window),
+ * with its confidence interval (medianInterval) and the spread of the ratios.
  */
 export function comparisonLine(label: string, before: WindowResult[], after: WindowResult[]): string {
   const measure = (name: string, pick: (w: WindowResult) => number, unit: string, digits: number) => {
     const ratios = after.map((w, i) => pick(w) / pick(before[i]!));
     const spread = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
     const value = (windows: WindowResult[]) => median(windows.map(pick)).toFixed(digits);
-    return `${name} ${value(before)} → ${value(after)}${unit} ${median(ratios).toFixed(3)}x (${spread})`;
+    const interval = medianInterval(ratios);
+    const confidence = interval
+      ? ` [${interval.low.toFixed(3)}–${interval.high.toFixed(3)} at ${Math.round(interval.coverage * 1000) / 10}%]`
+      : '';
+    return `${name} ${value(before)} → ${value(after)}${unit} ${median(ratios).toFixed(3)}x${confidence} (${spread})`;
   };
   return [
     label.padEnd(20),
@@ -150,7 +190,9 @@ async function main(): Promise<void> {
   });
   try {
     process.stdout.write(`load average at start: ${loadAverage()}\n`);
-    process.stdout.write('each: baseline median → this build median, this ÷ baseline (min–max over windows)\n');
+    process.stdout.write(
+      'each: baseline median → this build median, this ÷ baseline [a 90% or better confidence interval of that median] (min–max over windows)\n',
+    );
     for (const concurrency of options.concurrency) {
       for (const flow of options.flows) {
         // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.

@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { baselineFirst, comparisonLine, median, parseCompareOptions } from '../../bench/compare-builds.js';
+import {
+  baselineFirst,
+  comparisonLine,
+  median,
+  medianInterval,
+  parseCompareOptions,
+} from '../../bench/compare-builds.js';
 
 describe('compare-builds options', () => {
   it('takes the baseline and defaults to every flow, 16 clients, ten 2 s windows', () => {
@@ -38,6 +44,28 @@ describe('compare-builds options', () => {
   it('takes the median of the paired ratios', () => {
     expect(median([1.1, 0.8, 0.9])).to.equal(0.9);
     expect(median([1, 0.8, 0.9, 0.7])).to.be.closeTo(0.85, 1e-12);
+  });
+
+  it('bounds the median by order statistics, at the binomial coverage', () => {
+    const values = (n: number) => Array.from({ length: n }, (_, i) => (n - i) / 100);
+    // n = 14: P(Binomial(14, ½) ≤ 3) = 0.0287, ≤ 4 = 0.0898; the 4th smallest and 4th largest.
+    const fourteen = medianInterval(values(14))!;
+    expect([fourteen.low, fourteen.high]).to.deep.equal([0.04, 0.11]);
+    expect(fourteen.coverage).to.be.closeTo(0.9426, 1e-4);
+    // n = 30: P(X ≤ 10) = 0.0494; the 11th smallest and 11th largest.
+    const thirty = medianInterval(values(30))!;
+    expect([thirty.low, thirty.high]).to.deep.equal([0.11, 0.2]);
+    expect(thirty.coverage).to.be.closeTo(0.9013, 1e-4);
+    expect(medianInterval(values(5))).to.deep.equal({ low: 0.01, high: 0.05, coverage: 0.9375 });
+    expect(medianInterval(values(4))).to.equal(undefined);
+    expect(medianInterval(values(14), 0.99)).to.deep.include({ low: 0.02, high: 0.13 });
+  });
+
+  it('prints the interval of the median ratio once there are windows enough for one', () => {
+    const window = (cpu: number) => ({ cpuMicrosPerRequest: cpu, flowsPerSecond: 1000, p99Ms: 1 });
+    const before = [100, 100, 100, 100, 100].map(window);
+    const after = [70, 90, 80, 60, 75].map(window);
+    expect(comparisonLine('one', before, after)).to.contain('CPU 100.0 → 75.0 µs/req 0.750x [0.600–0.900 at 93.8%]');
   });
 
   it('prints each measure as medians and the median of the paired ratios, with their spread', () => {
