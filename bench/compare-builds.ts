@@ -8,6 +8,12 @@
  * in a pair runs on a machine the first has just warmed (caches, the generator's heap, the
  * other engineers' load as it ramps), so a fixed order would bias every pair the same way.
  *
+ * The windows of one flow and concurrency are split among fresh process pairs (`--processes`):
+ * one process of a build can run faster or slower than the next for its whole life, and three
+ * 40-window runs of the same two builds on one process pair each read 0.736x, 0.766x and 0.811x
+ * for one cell, each with an interval over its windows that left the others out. Over the pairs'
+ * own medians, the interval counts that luck too.
+ *
  * Measuring two builds in one process misleads: one build's garbage is collected on the other's
  * time. A baseline is a built tree of another commit, e.g.
  *   mkdir /tmp/base && git archive <rev> | tar -x -C /tmp/base
@@ -28,6 +34,12 @@ export interface CompareOptions {
   concurrency: number[];
   windows: number;
   windowMs: number;
+  /**
+   * Fresh process pairs per flow and concurrency: the windows are split among them. One process
+   * of a build can run faster or slower than the next for its whole life (what V8 chose to
+   * optimise and inline, where its heap landed); with one pair, every window shares that luck.
+   */
+  processes: number;
   /** Run this build with an OpenTelemetry SDK registered and a no-op exporter (noop-telemetry.ts). */
   telemetry: boolean;
 }
@@ -38,6 +50,8 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
   --concurrency <list>  virtual clients, one comparison each (default 16; e.g. 16,64)
   --windows <n>         alternating windows per build and flow (default 10; pairs alternate A B, B A)
   --seconds <s>         length of one window (default 2)
+  --processes <n>       fresh process pairs per flow and concurrency, the windows split among them
+                        (default 5, or one a window); the interval is over the pairs once there are 5
   --telemetry           this build with telemetry on (spans and metrics, exported nowhere)
 `;
 
@@ -65,15 +79,30 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     }
     return parsed;
   });
+  const windows = number('--windows', 10);
+  const processes = number('--processes', Math.min(5, windows));
+  if (!Number.isInteger(windows) || !Number.isInteger(processes) || processes > windows) {
+    throw new Error(`--windows and --processes need whole numbers, at least one window a pair\n${COMPARE_USAGE}`);
+  }
   return {
     baseline: resolve(baseline),
     flows,
     concurrency,
-    windows: number('--windows', 10),
+    windows,
     windowMs: number('--seconds', 2) * 1000,
+    processes,
     telemetry: rest.includes('--telemetry'),
   };
 }
+
+/** How many of `windows` each of `processes` pairs runs: as even as can be, the larger blocks first. */
+export function blockSizes(windows: number, processes: number): number[] {
+  const size = Math.floor(windows / processes);
+  return Array.from({ length: processes }, (_, pair) => size + (pair < windows % processes ? 1 : 0));
+}
+
+/** Fewest process pairs whose medians the interval is taken over; with fewer, over the windows. */
+export const MIN_PAIRS_FOR_INTERVAL = 5;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -153,16 +182,31 @@ export function baselineFirst(window: number): boolean {
 /**
  * One flow's line: for the CPU per request, flows per second and p99, the baseline's and this
  * build's medians and the median of the paired ratios (this build ÷ the baseline, window by window),
- * with its confidence interval (medianInterval) and the spread of the ratios.
+ * with its confidence interval (medianInterval) and the spread of the ratios. `pairOf` names the
+ * process pair each window ran on: with MIN_PAIRS_FOR_INTERVAL pairs or more, the interval is
+ * taken over the pairs' own medians, since windows of one pair share its luck and are not
+ * independent draws; with fewer, over the windows, which understates the noise between runs.
  */
-export function comparisonLine(label: string, before: WindowResult[], after: WindowResult[]): string {
+export function comparisonLine(
+  label: string,
+  before: WindowResult[],
+  after: WindowResult[],
+  pairOf: number[] = after.map(() => 0),
+): string {
+  const pairs = [...new Set(pairOf)];
   const measure = (name: string, pick: (w: WindowResult) => number, unit: string, digits: number) => {
     const ratios = after.map((w, i) => pick(w) / pick(before[i]!));
     const spread = `${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}`;
     const value = (windows: WindowResult[]) => median(windows.map(pick)).toFixed(digits);
-    const interval = medianInterval(ratios);
+    const byPair = pairs.length >= MIN_PAIRS_FOR_INTERVAL;
+    const interval = byPair
+      ? medianInterval(pairs.map((pair) => median(ratios.filter((_, i) => pairOf[i] === pair))))
+      : medianInterval(ratios);
+    const over = byPair
+      ? `${pairs.length} process pairs`
+      : `${ratios.length} windows of ${pairs.length === 1 ? 'one process pair' : `${pairs.length} process pairs`}`;
     const confidence = interval
-      ? ` [${interval.low.toFixed(3)}–${interval.high.toFixed(3)} at ${Math.round(interval.coverage * 1000) / 10}%]`
+      ? ` [${interval.low.toFixed(3)}–${interval.high.toFixed(3)} at ${Math.round(interval.coverage * 1000) / 10}% over ${over}]`
       : '';
     return `${name} ${value(before)} → ${value(after)}${unit} ${median(ratios).toFixed(3)}x${confidence} (${spread})`;
   };
@@ -182,38 +226,60 @@ async function main(): Promise<void> {
     pathToFileURL(resolve(options.baseline, 'bench/targets/target-handle.js')).href
   )) as { spawnTarget: typeof spawnTarget };
   const spawnOptions = serverCpus ? { cpus: serverCpus } : {};
-  const baseline = await baselineHandle.spawnTarget('baton', spawnOptions);
-  const current = await spawnTarget('baton', {
-    ...spawnOptions,
-    // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
-    ...(options.telemetry ? { env: { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } } : {}),
-  });
-  try {
-    process.stdout.write(`load average at start: ${loadAverage()}\n`);
-    process.stdout.write(
-      'each: baseline median → this build median, this ÷ baseline [a 90% or better confidence interval of that median] (min–max over windows)\n',
+  const spawnPair = () =>
+    bothOrNeither(baselineHandle.spawnTarget('baton', spawnOptions), () =>
+      spawnTarget('baton', {
+        ...spawnOptions,
+        // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
+        ...(options.telemetry ? { env: { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } } : {}),
+      }),
     );
-    for (const concurrency of options.concurrency) {
-      for (const flow of options.flows) {
-        // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.
-        for (const target of [baseline, current]) await measureWindow(target, flow, concurrency, 2000);
-        const before: WindowResult[] = [];
-        const after: WindowResult[] = [];
-        for (let window = 0; window < options.windows; window++) {
-          if (baselineFirst(window)) {
-            before.push(await measureWindow(baseline, flow, concurrency, options.windowMs));
-            after.push(await measureWindow(current, flow, concurrency, options.windowMs));
-          } else {
-            after.push(await measureWindow(current, flow, concurrency, options.windowMs));
-            before.push(await measureWindow(baseline, flow, concurrency, options.windowMs));
+  process.stdout.write(`load average at start: ${loadAverage()}\n`);
+  process.stdout.write(
+    `each: baseline median → this build median, this ÷ baseline [a 90% or better confidence interval of that median] (min–max over windows); ${options.windows} windows on ${options.processes} fresh process pairs\n`,
+  );
+  for (const concurrency of options.concurrency) {
+    for (const flow of options.flows) {
+      const before: WindowResult[] = [];
+      const after: WindowResult[] = [];
+      const pairOf: number[] = [];
+      for (const [pair, size] of blockSizes(options.windows, options.processes).entries()) {
+        const [baseline, current] = await spawnPair();
+        try {
+          // Both builds warm up (V8 compiles on helper threads for a while) before any window counts.
+          for (const target of [baseline, current]) await measureWindow(target, flow, concurrency, 2000);
+          for (let i = 0; i < size; i++) {
+            const window = pairOf.length;
+            if (baselineFirst(window)) {
+              before.push(await measureWindow(baseline, flow, concurrency, options.windowMs));
+              after.push(await measureWindow(current, flow, concurrency, options.windowMs));
+            } else {
+              after.push(await measureWindow(current, flow, concurrency, options.windowMs));
+              before.push(await measureWindow(baseline, flow, concurrency, options.windowMs));
+            }
+            pairOf.push(pair);
           }
+        } finally {
+          await Promise.all([baseline.stop(), current.stop()]);
         }
-        process.stdout.write(`${comparisonLine(`${flow.label} c=${concurrency}`, before, after)}\n`);
       }
+      process.stdout.write(`${comparisonLine(`${flow.label} c=${concurrency}`, before, after, pairOf)}\n`);
     }
-    process.stdout.write(`load average at end: ${loadAverage()}\n`);
-  } finally {
-    await Promise.all([baseline.stop(), current.stop()]);
+  }
+  process.stdout.write(`load average at end: ${loadAverage()}\n`);
+}
+
+/** Spawns the baseline, then this build; if the second fails, the first is stopped, not left running. */
+async function bothOrNeither(
+  first: Promise<TargetHandle>,
+  second: () => Promise<TargetHandle>,
+): Promise<[TargetHandle, TargetHandle]> {
+  const a = await first;
+  try {
+    return [a, await second()];
+  } catch (error) {
+    await a.stop();
+    throw error;
   }
 }
 

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   baselineFirst,
+  blockSizes,
   comparisonLine,
   median,
   medianInterval,
@@ -8,11 +9,16 @@ import {
 } from '../../bench/compare-builds.js';
 
 describe('compare-builds options', () => {
-  it('takes the baseline and defaults to every flow, 16 clients, ten 2 s windows', () => {
+  it('takes the baseline and defaults to every flow, 16 clients, ten 2 s windows on five process pairs', () => {
     const options = parseCompareOptions(['/tmp/base/dist']);
     expect(options.baseline).to.equal('/tmp/base/dist');
     expect(options.flows.map((f) => f.label)).to.deep.equal(['one-question', 'three-question', 'parallel']);
-    expect([options.concurrency, options.windows, options.windowMs]).to.deep.equal([[16], 10, 2000]);
+    expect([options.concurrency, options.windows, options.windowMs, options.processes]).to.deep.equal([
+      [16],
+      10,
+      2000,
+      5,
+    ]);
     expect(options.telemetry).to.equal(false);
     expect(parseCompareOptions(['/tmp/base/dist', '--telemetry']).telemetry).to.equal(true);
   });
@@ -32,6 +38,12 @@ describe('compare-builds options', () => {
     expect(options.flows.map((f) => f.label)).to.deep.equal(['parallel']);
     expect([options.concurrency, options.windows, options.windowMs]).to.deep.equal([[16, 64], 4, 500]);
     expect(() => parseCompareOptions(['base', '--concurrency', '16,0'])).to.throw('--concurrency');
+    expect(parseCompareOptions(['base', '--windows', '40', '--processes', '8']).processes).to.equal(8);
+    expect(parseCompareOptions(['base', '--windows', '4']).processes).to.equal(4);
+    expect(() => parseCompareOptions(['base', '--windows', '4', '--processes', '5'])).to.throw(
+      'at least one window a pair',
+    );
+    expect(() => parseCompareOptions(['base', '--processes', '2.5'])).to.throw('whole numbers');
     expect(() => parseCompareOptions([])).to.throw('Usage');
     expect(() => parseCompareOptions(['base', '--flows', 'four-question'])).to.throw('Unknown flow');
     expect(() => parseCompareOptions(['base', '--windows', '0'])).to.throw('--windows');
@@ -65,7 +77,28 @@ describe('compare-builds options', () => {
     const window = (cpu: number) => ({ cpuMicrosPerRequest: cpu, flowsPerSecond: 1000, p99Ms: 1 });
     const before = [100, 100, 100, 100, 100].map(window);
     const after = [70, 90, 80, 60, 75].map(window);
-    expect(comparisonLine('one', before, after)).to.contain('CPU 100.0 → 75.0 µs/req 0.750x [0.600–0.900 at 93.8%]');
+    expect(comparisonLine('one', before, after)).to.contain(
+      'CPU 100.0 → 75.0 µs/req 0.750x [0.600–0.900 at 93.8% over 5 windows of one process pair]',
+    );
+  });
+
+  it('splits the windows among the process pairs, as evenly as can be', () => {
+    expect(blockSizes(10, 3)).to.deep.equal([4, 3, 3]);
+    expect(blockSizes(40, 8)).to.deep.equal([5, 5, 5, 5, 5, 5, 5, 5]);
+    expect(blockSizes(5, 5)).to.deep.equal([1, 1, 1, 1, 1]);
+  });
+
+  it('takes the interval over the process pairs, not their windows, once there are five pairs', () => {
+    const window = (cpu: number) => ({ cpuMicrosPerRequest: cpu, flowsPerSecond: 1000, p99Ms: 1 });
+    // Five pairs of four windows; each pair's windows agree, the pairs do not.
+    const after = [60, 70, 75, 80, 95].flatMap((cpu) => [cpu, cpu, cpu, cpu]).map(window);
+    const before = after.map(() => window(100));
+    const pairOf = [0, 1, 2, 3, 4].flatMap((pair) => [pair, pair, pair, pair]);
+    expect(comparisonLine('p', before, after, pairOf)).to.contain('0.750x [0.600–0.950 at 93.8% over 5 process pairs]');
+    // Taken over the 20 windows as if independent, it would look twice as narrow.
+    expect(comparisonLine('p', before, after)).to.contain(
+      '0.750x [0.700–0.800 at 95.9% over 20 windows of one process pair]',
+    );
   });
 
   it('prints each measure as medians and the median of the paired ratios, with their spread', () => {
