@@ -79,7 +79,10 @@ npm run bench:compare -- /tmp/base/dist   # this build against another, side by 
 To compare two commits, build the other one apart (\`git archive <rev> | tar -x -C /tmp/base\`, link
 \`node_modules\` into it, \`npm run build\` there) and give its \`dist/\` to \`bench:compare\`: both builds
 serve from their own processes on the server core, and the generator alternates between them in
-short windows, so slow drifts of the machine's load fall on both alike.
+short windows, so slow drifts of the machine's load fall on both alike. The windows of each flow
+run on fresh process pairs (\`--processes\`, default 5): a process can be luckier or unluckier
+than the next for its whole life, so the confidence interval printed with each median is taken
+over the pairs, not over windows that share one pair's luck.
 
 ## What runs
 
