@@ -51,7 +51,7 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
   --windows <n>         alternating windows per build and flow (default 10; pairs alternate A B, B A)
   --seconds <s>         length of one window (default 2)
   --processes <n>       fresh process pairs per flow and concurrency, the windows split among them
-                        (default 5, or one a window); the interval is over the pairs once there are 5
+                        (default 5, fewer with fewer windows); the interval is over the pairs from 5 on
   --telemetry           this build with telemetry on (spans and metrics, exported nowhere)
 `;
 
@@ -127,22 +127,16 @@ export function medianInterval(
   // below[j] = P(Binomial(n, ½) ≤ j), built term by term.
   let term = 0.5 ** n;
   let below = term;
-  let best: number | undefined;
+  let best: { j: number; miss: number } | undefined;
   for (let j = 0; j < n >> 1; j++) {
     // The interval [x(j+1), x(n−j)] misses the median with probability 2 · P(X ≤ j).
     if (2 * below > 1 - level) break;
-    best = j;
+    best = { j, miss: 2 * below };
     term = (term * (n - j)) / (j + 1);
     below += term;
   }
   if (best === undefined) return undefined;
-  let miss = 0;
-  let t = 0.5 ** n;
-  for (let j = 0; j <= best; j++) {
-    miss += t;
-    t = (t * (n - j)) / (j + 1);
-  }
-  return { low: sorted[best]!, high: sorted[n - 1 - best]!, coverage: 1 - 2 * miss };
+  return { low: sorted[best.j]!, high: sorted[n - 1 - best.j]!, coverage: 1 - best.miss };
 }
 
 /** What one window measured on one build. */
