@@ -4,6 +4,7 @@
  * order still matches, while any change of value does not.
  */
 import { hash } from 'node:crypto';
+import { BASE64URL } from './base64url-text.js';
 
 /**
  * JSON with object keys sorted at every depth; arrays keep their order. Built with loops and one
@@ -36,8 +37,6 @@ export function canonicalJson(value: unknown): string {
 export function principalDigest(principal: string): string {
   return shortDigest(`principal\u0000${principal}`);
 }
-
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**
  * 128 bits of SHA-256, base64url: collision-safe for binding, short on the wire. It runs on every

@@ -10,6 +10,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import superjson from 'superjson';
 import nacl from 'tweetnacl';
+import { isCanonicalBase64url } from './base64url-text.js';
 import { isJsonFaithful } from './json-faithful.js';
 import type { KeyRing } from './key-ring.js';
 
@@ -32,21 +33,6 @@ const lowlevel = (
   }
 ).lowlevel;
 
-const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-
-/**
- * Whether unpadded base64url text (of the alphabet only) is the one spelling of its bytes: the
- * decoder ignores the unused low bits of the last character and a lone last character, so a token
- * could otherwise be altered into a second string that opens to the same state. Equivalent to
- * re-encoding the decoded bytes and comparing, without building that string.
- */
-function isCanonicalBase64url(text: string): boolean {
-  const rest = text.length % 4;
-  if (rest === 1) return false;
-  if (rest === 0) return true;
-  const last = BASE64URL.indexOf(text[text.length - 1]!);
-  return (last & (rest === 2 ? 0x0f : 0x03)) === 0;
-}
 const FLAG_DEFLATE = 0b01;
 const FLAG_JSON = 0b10;
 const KNOWN_FLAGS = FLAG_DEFLATE | FLAG_JSON;
