@@ -96,6 +96,15 @@ describe('compare-builds options', () => {
     const pairOf = [0, 1, 2, 3, 4].flatMap((pair) => [pair, pair, pair, pair]);
     expect(comparisonLine('p', before, after, pairOf)).to.contain('0.750x [0.600–0.950 at 93.8% over 5 process pairs]');
     // Taken over the 20 windows as if independent, it would look twice as narrow.
+    // With fewer than five pairs it stays over the windows, and says how many pairs they came from.
+    expect(
+      comparisonLine(
+        'p',
+        before,
+        after,
+        pairOf.map((pair) => pair % 2),
+      ),
+    ).to.contain('over 20 windows of 2 process pairs]');
     expect(comparisonLine('p', before, after)).to.contain(
       '0.750x [0.700–0.800 at 95.9% over 20 windows of one process pair]',
     );
