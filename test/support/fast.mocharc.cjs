@@ -42,6 +42,7 @@ const SLOW = [
   'test/http/oversized-body.test.ts',
   'test/package/new-project.test.ts',
   'test/package/packed-package.test.ts',
+  'test/scripts/ci-what-failed.test.ts',
   'test/security/stalled-bodies.test.ts',
   'test/telemetry/flow-trace.test.ts',
   'test/telemetry/prometheus-scrape.test.ts',
