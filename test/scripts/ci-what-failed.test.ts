@@ -46,11 +46,14 @@ describe('the failures CI names above its closing line', () => {
     ]);
   });
 
-  it('prints at most 20 lines, and nothing for logs that are missing', () => {
+  it('prints at most 20 lines, nothing for logs that are missing, and a log named twice once', () => {
     const many = join(dir, 'many.log');
     writeFileSync(many, Array.from({ length: 30 }, (_, i) => `tests: FAILED test ${i}: boom`).join('\n'));
     expect(whatFailed(many).trimEnd().split('\n')).to.have.length(20);
     expect(whatFailed(join(dir, 'absent.log'))).to.equal('');
+    const once = join(dir, 'once.log');
+    writeFileSync(once, 'tests: FAILED a test: boom\n');
+    expect(whatFailed(once, once)).to.equal('ci:   tests: FAILED a test: boom\n');
     expect(whatFailed()).to.equal('');
   });
 
