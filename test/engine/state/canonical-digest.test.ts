@@ -65,7 +65,8 @@ describe('canonicalJson', () => {
       if (depth > 3 || pick < 0.4) return leaves[Math.floor(next() * leaves.length)];
       const size = Math.floor(next() * 5);
       if (pick < 0.7) return Array.from({ length: size }, () => randomValue(depth + 1));
-      const keys = ['b', 'a', 'B', '10', '9', 'é', 'a"b', ''];
+      // Code-unit order, not code-point order: '\uFFFF' sorts after the surrogate pair of '😀'.
+      const keys = ['b', 'a', 'B', '10', '9', 'é', 'a"b', '', '\uFFFF', '😀', 'ab', 'a\u0000'];
       return Object.fromEntries(
         Array.from({ length: size }, () => [keys[Math.floor(next() * keys.length)]!, randomValue(depth + 1)]),
       );
@@ -73,6 +74,20 @@ describe('canonicalJson', () => {
     for (let i = 0; i < 2000; i++) {
       const value = randomValue(0);
       expect(canonicalJson(value)).to.equal(reference(value));
+    }
+  });
+
+  it('orders an object of many keys as Array#sort does', () => {
+    const keys = Array.from(
+      { length: 40 },
+      (_, i) => `${(i * 7919) % 97}${i % 3 === 0 ? 'é' : ''}${i % 5 === 0 ? '😀' : ''}`,
+    );
+    for (const count of [15, 16, 17, 40]) {
+      const record = Object.fromEntries(keys.slice(0, count).map((key, i) => [key, i]));
+      const expected = Object.keys(record)
+        .sort()
+        .map((key) => `${JSON.stringify(key)}:${record[key]}`);
+      expect(canonicalJson(record)).to.equal(`{${expected.join(',')}}`);
     }
   });
 
