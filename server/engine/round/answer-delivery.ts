@@ -62,8 +62,16 @@ export function deliverAnswers(
     // An earlier answer may have moved the machine past this question (e.g. a decline); the
     // first is still pending, as read above.
     if (index > 0 && !pendingQuestions(current).some((p) => p.question.key === key)) continue;
-    if (current.can(event)) actor.send(event);
-    else retryReasons[key] = NOT_ACCEPTED_REASON;
+    actor.send(event);
+    const after = actor.getSnapshot() as AnyMachineSnapshot;
+    // Most answers are taken and move the machine on, and `can()` would select their transitions
+    // a second time. XState answers an event no transition takes with the snapshot it had, so only
+    // then, or when the actor failed, is `can()` asked, on the snapshot before: it says whether a
+    // transition took the answer and changed nothing, and a guard that throws throws here as it
+    // did when `can()` was asked first (the request fails: docs/xstate.md).
+    if ((after === current || after.status === 'error') && !current.can(event)) {
+      retryReasons[key] = NOT_ACCEPTED_REASON;
+    }
   }
   return retryReasons;
 }

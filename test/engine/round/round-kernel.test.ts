@@ -4,7 +4,7 @@
  * with them.
  */
 import { expect } from 'chai';
-import { assign, createMachine, fromPromise, setup } from 'xstate';
+import { assign, createMachine, emit, fromPromise, setup } from 'xstate';
 import { askForm, formContent, type AnswerEvent } from '../../../server/engine/index.js';
 import { RoundKernel, type RoundOutcome } from '../../../server/engine/round/index.js';
 import { fetchThenCount, requestRound, taskStep } from './fixtures.js';
@@ -87,6 +87,56 @@ describe('RoundKernel', () => {
       }),
     );
     expect(asking(outcome).retryReasons.name).to.match(/^Your last answer was not accepted/);
+  });
+
+  describe('an answer no transition takes is asked again, saying so (both XState paths)', () => {
+    /** Takes only the name "ada"; a decline is taken by a transition that changes nothing. */
+    const picky = setup({ types: {} as { events: AnswerEvent } }).createMachine({
+      id: 'picky',
+      initial: 'asking',
+      output: ({ event }) => event.output,
+      states: {
+        asking: askForm({
+          key: 'name',
+          message: 'Name?',
+          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          onAccept: {
+            guard: ({ event }: { event: AnswerEvent }) => formContent<{ name: string }>(event).name === 'ada',
+            target: 'done',
+          },
+          onDecline: { actions: emit({ type: 'declined' }) },
+        }),
+        done: { type: 'final', output: 'welcome' },
+      },
+    });
+    const answer = (response: unknown) => ({ asked: ['name'], responses: { name: response } });
+
+    for (const xstatePath of ['public', 'auto'] as const) {
+      const roundKernel = new RoundKernel({ xstatePath });
+      const resumed = async (response: unknown) => {
+        const snapshot = asking(await roundKernel.run(requestRound(picky))).persisted;
+        return roundKernel.run(requestRound(picky, { snapshot, ...answer(response) }));
+      };
+
+      it(`${xstatePath}: a guard that refuses the answer`, async () => {
+        const again = asking(await resumed({ action: 'accept', content: { name: 'bob' } }));
+        expect(again.retryReasons).to.deep.equal({ name: 'Your last answer was not accepted.' });
+        expect(again.inputRequests.name!.params!.message).to.equal('Your last answer was not accepted. Name?');
+      });
+
+      it(`${xstatePath}: a transition that takes the answer and changes nothing is no refusal`, async () => {
+        const again = asking(await resumed({ action: 'decline' }));
+        expect(again.retryReasons).to.deep.equal({});
+        expect(again.inputRequests.name!.params!.message).to.equal('Name?');
+      });
+
+      it(`${xstatePath}: the answer the guard lets through`, async () => {
+        expect(await resumed({ action: 'accept', content: { name: 'ada' } })).to.deep.equal({
+          kind: 'complete',
+          output: 'welcome',
+        });
+      });
+    }
   });
 
   it('judges the actor after the queued events have run, in a request and in a step', async () => {
