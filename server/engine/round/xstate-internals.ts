@@ -100,7 +100,6 @@ class LeanSystem {
   readonly _snapshot: { _scheduledEvents: Record<string, ScheduledEvent> } = { _scheduledEvents: {} };
   readonly _clock = defaultClock;
   readonly _logger = defaultLogger;
-  #children: Map<string, AnyActorRef> | undefined;
   #keyed: Map<string, AnyActorRef> | undefined;
   #reverseKeyed: WeakMap<AnyActorRef, string> | undefined;
   #inspectors: Set<Observer> | undefined;
@@ -159,13 +158,12 @@ class LeanSystem {
     return `x:lean.${sessionCount++}`;
   }
 
-  _register(sessionId: string, actorRef: AnyActorRef): string {
-    (this.#children ??= new Map()).set(sessionId, actorRef);
+  /** XState's system keeps a map of its actors here that it never reads: this one keeps none. */
+  _register(sessionId: string, _actorRef: AnyActorRef): string {
     return sessionId;
   }
 
   _unregister(actorRef: AnyActorRef): void {
-    this.#children?.delete(actorRef.sessionId);
     const systemId = this.#reverseKeyed?.get(actorRef);
     if (systemId !== undefined) {
       this.#keyed!.delete(systemId);
@@ -283,7 +281,7 @@ function restoreWithoutChildren(machine: AnyStateMachine, persisted: Persisted, 
     historyValue,
     ...entry.methods,
   } as unknown as Snapshot;
-  reviveContext(snapshot.context, new Set());
+  reviveContext(snapshot.context, undefined);
   return snapshot;
 }
 
@@ -308,10 +306,12 @@ function reviveHistoryValue(machine: AnyStateMachine, historyValue: unknown): Re
   return revived;
 }
 
-/** References to children in a persisted context come back as the children (none here: undefined). */
-function reviveContext(part: unknown, seen: Set<unknown>): void {
-  if (seen.has(part)) return;
-  seen.add(part);
+/**
+ * References to children in a persisted context come back as the children (none here: undefined).
+ * The objects already visited (superjson may restore shared and cyclic references) are kept from
+ * the first nested object on: most contexts hold none.
+ */
+function reviveContext(part: unknown, seen: Set<unknown> | undefined): void {
   for (const key in part as object) {
     const value = (part as Record<string, unknown>)[key];
     if (value && typeof value === 'object') {
@@ -319,6 +319,9 @@ function reviveContext(part: unknown, seen: Set<unknown>): void {
         (part as Record<string, unknown>)[key] = undefined;
         continue;
       }
+      seen ??= new Set([part]);
+      if (seen.has(value)) continue;
+      seen.add(value);
       reviveContext(value, seen);
     }
   }
