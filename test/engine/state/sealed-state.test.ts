@@ -264,6 +264,30 @@ describe('sealState / openState', () => {
       expect([...remainders].sort()).to.deep.equal([1, 2]);
     });
 
+    it('fails to open the same bytes spelled another way: base64, padding, or a character the decoder skips', () => {
+      const ring = testKeyRing();
+      // A body whose base64url holds '-' and '_' (base64 spells them '+' and '/').
+      let token = '';
+      for (let i = 0; !(/-/.test(token) && /_/.test(token)); i++) {
+        token = seal({ claims: claims({ id: `id-${i}` }), snapshot: { i } });
+      }
+      expect(openState(token, ring, MAX)).to.not.equal(undefined);
+      const [prefix, kid, body] = token.split('.') as [string, string, string];
+      const spellings = [
+        body.replaceAll('-', '+').replaceAll('_', '/'),
+        body + '='.repeat((4 - (body.length % 4)) % 4 || 4),
+        `${body.slice(0, 10)}!${body.slice(10)}`,
+        `${body.slice(0, 10)} ${body.slice(10)}`,
+        `${body.slice(0, 10)}\n${body.slice(10)}`,
+        `${body.slice(0, 10)}é${body.slice(10)}`,
+      ];
+      for (const spelling of spellings) {
+        // The decoder reads each to the very bytes of the token: only the check refuses them.
+        expect(Buffer.from(spelling, 'base64url').equals(Buffer.from(body, 'base64url'))).to.equal(true);
+        expect(openState(`${prefix}.${kid}.${spelling}`, ring, MAX), spelling).to.equal(undefined);
+      }
+    });
+
     it('fails to open a token truncated at any length', () => {
       const ring = testKeyRing();
       const token = seal();
