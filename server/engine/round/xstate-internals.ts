@@ -268,6 +268,10 @@ function restoreWithoutChildren(machine: AnyStateMachine, persisted: Persisted, 
     return machine.restoreSnapshot(persisted as never, scope as never) as Snapshot;
   const historyValue = reviveHistoryValue(machine, persisted.historyValue);
   const entry = stateEntryOf(machine, persisted.value, scope);
+  const { methods } = entry;
+  // One literal with XState's keys in XState's order (createMachineSnapshot), no spread: V8 then
+  // gives it the same hidden class as the snapshots XState makes, so XState's functions see one
+  // shape of snapshot, not two (with the methods spread in, they did).
   const snapshot = {
     status: persisted.status,
     output: persisted.output,
@@ -279,7 +283,11 @@ function restoreWithoutChildren(machine: AnyStateMachine, persisted: Persisted, 
     tags: new Set(entry.tags),
     children: {},
     historyValue,
-    ...entry.methods,
+    matches: methods.matches,
+    hasTag: methods.hasTag,
+    can: methods.can,
+    getMeta: methods.getMeta,
+    toJSON: methods.toJSON,
   } as unknown as Snapshot;
   reviveContext(snapshot.context, undefined);
   return snapshot;
