@@ -11,6 +11,13 @@ import { fetchThenCount, requestRound, taskStep } from './fixtures.js';
 
 const kernel = new RoundKernel();
 
+/** The question both machines here ask. */
+const nameQuestion = {
+  key: 'name',
+  message: 'Name?',
+  schema: { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] },
+};
+
 /** Asks a name, then answers with it. */
 const greeter = setup({ types: {} as { context: { name: string }; events: AnswerEvent } }).createMachine({
   id: 'greeter',
@@ -19,9 +26,7 @@ const greeter = setup({ types: {} as { context: { name: string }; events: Answer
   output: ({ event }) => event.output,
   states: {
     asking: askForm({
-      key: 'name',
-      message: 'Name?',
-      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      ...nameQuestion,
       onAccept: {
         target: 'done',
         actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }),
@@ -97,9 +102,7 @@ describe('RoundKernel', () => {
       output: ({ event }) => event.output,
       states: {
         asking: askForm({
-          key: 'name',
-          message: 'Name?',
-          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          ...nameQuestion,
           onAccept: {
             guard: ({ event }: { event: AnswerEvent }) => formContent<{ name: string }>(event).name === 'ada',
             target: 'done',
