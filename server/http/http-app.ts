@@ -3,7 +3,7 @@
  * and an instance header so operators can see which instance served a request.
  */
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Context } from 'koa';
 import type { Logger } from '../engine/index.js';
 import { ANONYMOUS, ErrorCode, ProtocolError, type LegacyService, type McpDispatcher } from '../protocol/index.js';
 import type { Authenticate } from './authenticate.js';
@@ -17,6 +17,7 @@ import { mcpEndpoint } from './mcp-endpoint.js';
 import type { HeaderParamsOf } from './standard-headers.js';
 import { protectedResourceRouter, resourceMetadataUrl, type ProtectedResourceOptions } from './protected-resource.js';
 import { originGuard, type OriginPolicy } from './origin-guard.js';
+import { SelfAnsweringKoa } from './self-answering-koa.js';
 
 export interface HttpAppOptions {
   dispatcher: McpDispatcher;
@@ -59,8 +60,15 @@ export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 export function createHttpApp(options: HttpAppOptions): Koa {
-  const app = new Koa();
   const path = options.path ?? '/mcp';
+  const isEndpointPost = (ctx: Context) => ctx.method === 'POST' && ctx.path === path;
+  // The endpoint's POSTs write every answer themselves (self-answering-koa.ts).
+  const app = new SelfAnsweringKoa(isEndpointPost);
+  if (!app.selfAnswering) {
+    options.logger.warn('koa_handle_request_unrecognised', {
+      message: "this Koa's handleRequest is not the one Baton was tested with: every request takes Koa's own",
+    });
+  }
   const router = new Router();
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // One challenge for every refusal, on every route and both eras.
@@ -125,7 +133,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   app.use(originGuard(options.originPolicy ?? {}));
   // Nearly every request is a POST to the endpoint: it skips the router's matching (the router
   // still serves the path with a trailing slash, and everything else).
-  app.use((ctx, next) => (ctx.method === 'POST' && ctx.path === path ? endpoint(ctx, next) : next()));
+  app.use((ctx, next) => (isEndpointPost(ctx) ? endpoint(ctx, next) : next()));
   app.use(router.routes());
   if (options.protectedResource) app.use(protectedResourceRouter(options.protectedResource).routes());
   for (const extra of options.routers ?? []) app.use(extra.routes());

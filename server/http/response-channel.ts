@@ -97,9 +97,11 @@ export class ResponseChannel {
     return body;
   }
 
-  /** Ends the response without a message (cancelled request). */
+  /** Ends the response without a message (cancelled request): a 204, or the end of the stream. */
   abandon(): void {
-    if (this.#streaming) this.#ctx.res.end();
-    else this.#ctx.status = 204;
+    const res = this.#ctx.res;
+    this.#ctx.respond = false;
+    if (this.#streaming) res.end();
+    else if (!res.headersSent && !res.destroyed) res.writeHead(204).end();
   }
 }
