@@ -1,9 +1,13 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Context } from 'koa';
+import Koa, { type Context } from 'koa';
+import { releaseTool } from '../../machines/examples/release.js';
+import { createMcpService } from '../../server/create-mcp-service.js';
+import { createHttpApp } from '../../server/http/index.js';
 import { ResponseChannel } from '../../server/http/response-channel.js';
 import { SelfAnsweringKoa, UnansweredRequestError } from '../../server/http/self-answering-koa.js';
+import { testKeyRing } from '../helpers/test-server.js';
 
 /** on-finished keeps its listeners for a response on this property (on-finished/index.js). */
 const hasFinishListener = (ctx: Context) =>
@@ -97,5 +101,46 @@ describe('SelfAnsweringKoa', () => {
     expect(response.status).to.equal(418);
     expect(await response.text()).to.equal('a teapot');
     expect(errors.map((e) => e.message)).to.deep.equal(['a teapot']);
+  });
+});
+
+describe('SelfAnsweringKoa on a Koa whose handleRequest it does not know', () => {
+  const koa = Koa.prototype as unknown as { handleRequest: (ctx: Context, fn: unknown) => unknown };
+  const original = koa.handleRequest;
+
+  beforeEach(() => {
+    // The same behaviour under another body, as a Koa release might write it.
+    koa.handleRequest = function (this: Koa, ctx: Context, fn: unknown) {
+      return original.call(this, ctx, fn);
+    };
+  });
+
+  afterEach(() => {
+    koa.handleRequest = original;
+  });
+
+  it("takes Koa's own path for every request, and the HTTP app warns at start-up", async () => {
+    const app = new SelfAnsweringKoa(() => true);
+    expect(app.selfAnswering).to.equal(false);
+    const seen: boolean[] = [];
+    app.use((ctx) => {
+      seen.push(hasFinishListener(ctx));
+      ctx.body = 'sent by Koa';
+    });
+    const server = app.listen(0, '127.0.0.1');
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: 'POST' });
+      expect(await response.text()).to.equal('sent by Koa');
+      expect(seen).to.deep.equal([true]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+
+    const warnings: string[] = [];
+    const logger = { info() {}, debug() {}, error() {}, warn: (event: string) => warnings.push(event) };
+    const { dispatcher } = createMcpService({ tools: [releaseTool], keyRing: testKeyRing(), logger });
+    createHttpApp({ dispatcher, logger, instanceId: 'test' });
+    expect(warnings).to.deep.equal(['koa_handle_request_unrecognised']);
   });
 });
