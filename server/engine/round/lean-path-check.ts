@@ -1,5 +1,5 @@
 /**
- * Whether the lean path (xstate-internals.ts) may be used with the XState installed: the version is
+ * Whether the lean path (xstate-internals/) may be used with the XState installed: the version is
  * one it was tested with (`TESTED_XSTATE`), and a probe machine run through a LeanActor and through
  * `createActor`, round by round with a JSON round trip between, gives the same persisted snapshots,
  * tags, meta and emitted events. Checked once per process, when the first flow engine is made; when
@@ -7,7 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { StateMachine, assign, createActor, emit, raise, setup, type AnyMachineSnapshot } from 'xstate';
-import { LeanActor } from './xstate-internals.js';
+import { LeanActor } from './xstate-internals/index.js';
 
 /** The XState versions the lean path was tested with, as [lowest, first not tested). */
 export const TESTED_XSTATE: readonly [string, string] = ['5.33.3', '5.34.0'];

@@ -1,14 +1,14 @@
 /**
  * The actor a round runs its machine in. A round in a request, on a machine that invokes nothing
  * and has no `after` (and no spawn or delayed event written into its actions), runs in a
- * LeanActor (xstate-internals.ts): XState's own machine functions without the cost of an `Actor`
+ * LeanActor (xstate-internals/): XState's own machine functions without the cost of an `Actor`
  * and its system made and stopped for every round. Everything else (task steps, a round that may
  * hand over to a task, a snapshot that holds children), and every round when the lean path is off
  * or not supported by the XState installed, runs in XState's `createActor`: the public path.
  */
 import { createActor, type AnyActor, type AnyStateMachine } from 'xstate';
 import { leanActorSupport, type LeanSupport } from './lean-path-check.js';
-import { LeanActor, leanEligible } from './xstate-internals.js';
+import { LeanActor, leanEligible } from './xstate-internals/index.js';
 import type { Logger } from '../logger.js';
 import { isRecord } from '../plain-objects.js';
 

@@ -3,7 +3,7 @@ import { Actor, assign, fromPromise, raise, setup, spawnChild, type AnyActorRef 
 import { FlowEngine, silentLogger, type XStatePath } from '../../../server/engine/index.js';
 import { RoundActors } from '../../../server/engine/round/round-actor.js';
 import { leanActorSupport, TESTED_XSTATE, untestedVersion } from '../../../server/engine/round/lean-path-check.js';
-import { LeanActor, leanEligible } from '../../../server/engine/round/xstate-internals.js';
+import { LeanActor, leanEligible } from '../../../server/engine/round/xstate-internals/index.js';
 import superjson from 'superjson';
 import { Driver, expectComplete } from '../fixtures/flow.js';
 import { richMachine } from '../fixtures/rich-machine.js';
