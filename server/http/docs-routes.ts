@@ -109,7 +109,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
       extras = {
         panel: docs.renderTryItPanel(data),
         styles: ['try-it.css'],
-        scripts: ['try-it-forms.js', 'try-it-task.js', 'try-it.js'],
+        scripts: ['try-it-forms.js', 'try-it-wire.js', 'try-it-task.js', 'try-it.js'],
       };
     }
     ctx.set('Content-Security-Policy', tool ? policies.toolPage : policies.page);
@@ -136,6 +136,7 @@ export function docsRouter(options: DocsRoutesOptions): Router {
   );
   for (const [name, type] of [
     ['try-it-forms.js', 'application/javascript'],
+    ['try-it-wire.js', 'application/javascript'],
     ['try-it-task.js', 'application/javascript'],
     ['try-it.js', 'application/javascript'],
     ['try-it.css', 'text/css'],

@@ -87,6 +87,7 @@ describe('docs routes', () => {
     expect(tryIt.headers.get('content-type')).to.match(/^application\/javascript/);
     expect(await tryIt.text()).to.include('try-it-data');
     expect(await (await get('/docs/assets/try-it-forms.js')).text()).to.include('batonTryItForms');
+    expect(await (await get('/docs/assets/try-it-wire.js')).text()).to.include('batonTryItWire');
     expect(await (await get('/docs/assets/try-it-task.js')).text()).to.include('batonTryItTask');
     expect((await get('/docs/assets/try-it.css')).headers.get('content-type')).to.match(/^text\/css/);
   });
