@@ -12,7 +12,13 @@
  * "serializeState" trap), while the answer counts let a path come back to a question it asked
  * before (a refused check that asks again), up to `maxAsks` times.
  */
-import type { AnyEventObject, AnyStateMachine, AnyStateNode } from 'xstate';
+import {
+  getStateNodes,
+  type AnyEventObject,
+  type AnyMachineSnapshot,
+  type AnyStateMachine,
+  type AnyStateNode,
+} from 'xstate';
 import { getSimplePaths } from 'xstate/graph';
 import { INPUT_META, type Question, type ToolDefinition } from '../engine/index.js';
 import { EXAMPLE_ROOTS_RESULT, EXAMPLE_SAMPLING_RESULT, exampleObject } from '../simulation/index.js';
@@ -69,9 +75,12 @@ function outputKind(output: unknown): AnswerPath['output'] {
   return Array.isArray(content) && isError === true ? 'tool error' : 'result';
 }
 
-function activeNodes(snapshot: unknown): AnyStateNode[] {
-  // `_nodes` is XState's list of active state nodes; the public API has only `matches`.
-  return ((snapshot as { _nodes?: AnyStateNode[] })._nodes ?? []).filter((node) => node.type !== 'parallel');
+/**
+ * The states a snapshot is in, by XState's public `getStateNodes` (which names an ancestor once per
+ * child: once here), in an order fixed by the state value alone.
+ */
+function activeNodes(snapshot: AnyMachineSnapshot): AnyStateNode[] {
+  return [...new Set(getStateNodes(snapshot.machine.root, snapshot.value))].filter((node) => node.type !== 'parallel');
 }
 
 function computed<T>(value: unknown, context: unknown): T | undefined {
