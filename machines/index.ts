@@ -38,4 +38,4 @@ export function servedTools(options: ExampleToolOptions): ToolDefinition[] {
 }
 
 export { createMemoryVault, type SecretVault } from './examples/secret-vault.js';
-export { vaultPageRouter } from './examples/vault-page.js';
+export { vaultPageRouter, VAULT_PAGE_BODY_TIMEOUT_MS, type VaultPageOptions } from './examples/vault-page.js';

@@ -9,12 +9,23 @@
  * whose flow has already found its key (the vault says so). A real page
  * identifies its user with its login session; this example reuses the server's `authenticate`
  * hook, with the bearer token in the form's `access_token` field (RFC 6750, section 2.2) when the
- * server has one.
+ * server has one: the very hook the endpoint uses, so under OAuth the flow's `iss|sub` is who the
+ * page accepts (server/cli/examples-vault-page.ts).
+ *
+ * The form is a few hundred bytes: a client that sends its headers and then stalls is cut off
+ * after `bodyTimeoutMs`, not left to the server's 30 s request timeout, and answered as the
+ * client's fault (a 408, logged as a warning by the app), never as a server error.
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { verifyPageVisit, type KeyRing } from '../../server/engine/index.js';
+import { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from '../../server/http/index.js';
 import type { SecretVault } from './secret-vault.js';
+
+/** Time a visitor's browser has to send the form once its headers arrived. */
+export const VAULT_PAGE_BODY_TIMEOUT_MS = 5_000;
+/** The form's largest body: a key and an access token, with room to spare. */
+const MAX_FORM_BYTES = 4096;
 
 export interface VaultPageOptions {
   /** The server's key ring: the page references were sealed with it. */
@@ -28,6 +39,8 @@ export interface VaultPageOptions {
   asksForToken?: boolean;
   prefix?: string;
   clock?: () => number;
+  /** Time the form's body has to arrive once the headers did (VAULT_PAGE_BODY_TIMEOUT_MS). */
+  bodyTimeoutMs?: number;
 }
 
 function page(body: string): string {
@@ -55,10 +68,16 @@ export function vaultPageRouter(vault: SecretVault, options: VaultPageOptions): 
     );
   });
   router.post('/:ref', async (ctx) => {
-    let raw = '';
-    for await (const chunk of ctx.req) {
-      raw += chunk;
-      if (raw.length > 4096) ctx.throw(413);
+    let raw: string;
+    try {
+      raw = await readBody(ctx.req, MAX_FORM_BYTES, options.bodyTimeoutMs ?? VAULT_PAGE_BODY_TIMEOUT_MS);
+    } catch (error) {
+      // The client's doing, each of them: 4xx, which the app logs as a warning (http-app.ts).
+      if (error instanceof BodyTooLargeError) ctx.throw(413);
+      // The socket is already closed (readBody destroyed it): the 408 is for the log alone.
+      if (error instanceof BodyTimeoutError) ctx.throw(408);
+      if (error instanceof BodyAbortedError) return;
+      throw error;
     }
     const form = new URLSearchParams(raw);
     const token = form.get('access_token');

@@ -15,10 +15,10 @@ import { relative } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { configFromEnvironment } from './config.js';
 import { ConfigurationError, stderrLogger, type LiveToolRegistry, type ToolDefinition } from '../engine/index.js';
-import { pageVisitor, staticBearerTokens } from '../http/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { serveWithConfig } from '../serve.js';
-import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
+import { createMemoryVault } from '../../machines/index.js';
+import { examplesVaultPage } from './examples-vault-page.js';
 import {
   describeSource,
   examplesModulePath,
@@ -91,16 +91,8 @@ export async function devCommand(options: DevCommandOptions): Promise<number> {
     ...first,
     liveTools: true,
     keyRing: config.keyRing,
-    // The connect-payments example's page, where the examples are served.
-    routers: source.module
-      ? []
-      : [
-          vaultPageRouter(vault, {
-            keyRing: config.keyRing,
-            identify: pageVisitor(config.tokens ? staticBearerTokens(config.tokens) : undefined),
-            asksForToken: Boolean(config.tokens),
-          }),
-        ],
+    // The connect-payments example's page, where the examples are served, authenticating as the endpoint does.
+    ...(source.module ? {} : examplesVaultPage(config, vault)),
   });
   const registry = serving.baton.registry as LiveToolRegistry;
   const names = (tools: ToolDefinition[]) => tools.map((tool) => tool.name).sort();

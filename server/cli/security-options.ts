@@ -30,8 +30,12 @@ export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions
   };
 }
 
-/** OAuth access tokens when BATON_AUTH_SERVERS is set (static tokens too), else static tokens alone. */
-function authenticationOf(config: EnvironmentConfig): Pick<BatonOptions, 'authenticate' | 'protectedResource'> {
+/**
+ * OAuth access tokens when BATON_AUTH_SERVERS is set (static tokens too), else static tokens alone.
+ * A page served beside the endpoint (the examples' vault page) identifies its visitors with this
+ * same hook, so both name a caller alike (examples-vault-page.ts).
+ */
+export function authenticationOf(config: EnvironmentConfig): Pick<BatonOptions, 'authenticate' | 'protectedResource'> {
   const resource = `${config.publicUrl}/mcp`;
   if (config.oauth) {
     const { authenticate, protectedResource } = oauthResourceServer(

@@ -6,12 +6,12 @@ import cluster from 'node:cluster';
 import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
 import { openHostWarning } from './security-options.js';
 import { ConfigurationError, stderrLogger } from '../engine/index.js';
-import { staticBearerTokens, pageVisitor } from '../http/index.js';
 import { serveWithConfig } from '../serve.js';
 import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
 import { describeSource, examplesNotice, findToolsSource } from './tools-module.js';
 import { runWorkerCluster, workerCount } from './worker-cluster.js';
-import { createMemoryVault, vaultPageRouter } from '../../machines/index.js';
+import { createMemoryVault } from '../../machines/index.js';
+import { examplesVaultPage } from './examples-vault-page.js';
 
 export interface ServeCommandOptions {
   tools?: string;
@@ -48,16 +48,8 @@ export async function serveCommand(options: ServeCommandOptions): Promise<number
   const serving = await serveWithConfig(config, {
     ...catalogue,
     keyRing: config.keyRing,
-    // The connect-payments example's page, where the examples are served.
-    routers: source.module
-      ? []
-      : [
-          vaultPageRouter(vault, {
-            keyRing: config.keyRing,
-            identify: pageVisitor(config.tokens ? staticBearerTokens(config.tokens) : undefined),
-            asksForToken: Boolean(config.tokens),
-          }),
-        ],
+    // The connect-payments example's page, where the examples are served, authenticating as the endpoint does.
+    ...(source.module ? {} : examplesVaultPage(config, vault)),
   });
   const { server, baton, telemetry } = serving;
   // Running task steps are stopped (their jobs move to another instance) before the exit; spans

@@ -116,8 +116,12 @@ export function createHttpApp(options: HttpAppOptions): Koa {
     // most; only what went wrong on our side is an error.
     if (error.code && CLIENT_HANGUPS.has(error.code)) return;
     // Node's HTTP parser (HPE_*) fails on what the client sent: malformed chunks, data after close.
+    // Node's request timeout (requestTimeoutMs) ends a request whose client stopped sending it.
     const clientCaused =
-      error.code?.startsWith('HPE_') || error.expose || (typeof error.status === 'number' && error.status < 500);
+      error.code?.startsWith('HPE_') ||
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ||
+      error.expose ||
+      (typeof error.status === 'number' && error.status < 500);
     if (clientCaused) {
       options.logger.warn('http_client_error', { status: error.status, error: error.message });
       return;

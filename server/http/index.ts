@@ -26,6 +26,7 @@ export { ConcurrencyGate } from './concurrency-limit.js';
 export { originGuard, isLoopbackHost, LOOPBACK_HOSTS, type OriginPolicy } from './origin-guard.js';
 export { decodeHeaderValue } from './standard-headers.js';
 export { BodyBudget, DEFAULT_BODY_BYTES_IN_FLIGHT, DEFAULT_BODY_BYTES_PER_CLIENT } from './body-budget.js';
+export { BodyAbortedError, BodyTimeoutError, BodyTooLargeError, readBody } from './read-body.js';
 export { clientKey } from './client-address.js';
 export {
   capSocketsPerClient,

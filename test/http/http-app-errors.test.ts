@@ -24,4 +24,17 @@ describe('the Koa app error log', () => {
     app.emit('error', new Error('a bug'));
     expect(lines).to.deep.equal(['warn http_client_error', 'warn http_client_error', 'error http_error']);
   });
+
+  it("logs Node's request timeout (a client that stopped sending its request) as a warning", () => {
+    const lines: string[] = [];
+    const logger = {
+      info() {},
+      warn: (event: string) => lines.push(`warn ${event}`),
+      error: (event: string) => lines.push(`error ${event}`),
+    };
+    const { dispatcher } = createMcpService({ tools: [releaseTool], keyRing: testKeyRing(), logger });
+    const app = createHttpApp({ dispatcher, logger, instanceId: 'test' });
+    app.emit('error', Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }));
+    expect(lines).to.deep.equal(['warn http_client_error']);
+  });
 });
