@@ -11,6 +11,7 @@ import {
   definedFields,
   MemoryTaskStore,
   RedisTaskStore,
+  stderrLogger,
   type ToolDefinition,
 } from '../engine/index.js';
 
@@ -39,6 +40,7 @@ export function taskOptions(
       store: new RedisTaskStore({
         url: config.redisUrl,
         keyRing: config.keyRing,
+        logger: stderrLogger,
         ...(redisMemoryPercent ? { maxMemoryFraction: redisMemoryPercent / 100 } : {}),
       }),
       queue: new BullMqTaskQueue({

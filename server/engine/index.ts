@@ -47,6 +47,7 @@ export {
   type TaskQuotas,
   type TaskView,
   type TaskStore,
+  type TaskHead,
   type TaskQueue,
   type TaskRecord,
 } from './tasks/index.js';

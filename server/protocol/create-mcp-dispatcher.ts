@@ -77,6 +77,7 @@ export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatche
     pageSize: options.pageSize ?? 100,
     ...(scoped ? { access } : {}),
   };
+  const listen = { ...DEFAULT_LISTEN_OPTIONS, ...options.listen, budget: options.longLived ?? new LongLivedBudget() };
   const methods: Record<string, MethodSpec> = {
     'server/discover': discoverMethod({
       capabilities: () => capabilities,
@@ -91,11 +92,7 @@ export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatche
     'resources/templates/list': resourceTemplatesListMethod(resources, list),
     'resources/read': resourcesReadMethod(resources, engine, { ttlMs: READ_TTL_MS }),
     'completion/complete': completionMethod(prompts, resources),
-    'subscriptions/listen': subscriptionsListenMethod(
-      { ...DEFAULT_LISTEN_OPTIONS, ...options.listen, budget: options.longLived ?? new LongLivedBudget() },
-      tasks,
-      toolChanges,
-    ),
+    'subscriptions/listen': subscriptionsListenMethod(listen, tasks, toolChanges),
   };
   if (tasks) {
     methods['tasks/get'] = tasksGetMethod(tasks);
@@ -107,6 +104,8 @@ export function createMcpDispatcher(options: McpDispatcherOptions): McpDispatche
     capabilities: () => capabilities,
     logger: options.logger,
     telemetry: options.telemetry,
-    methods: scoped ? withScopeChecks(methods, { tools, prompts, resources, tasks }, access) : methods,
+    methods: scoped
+      ? withScopeChecks(methods, { tools, prompts, resources, tasks }, access, { listenMaxTaskIds: listen.maxTaskIds })
+      : methods,
   });
 }

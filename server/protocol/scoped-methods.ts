@@ -14,6 +14,7 @@ import {
 } from '../engine/index.js';
 import type { MethodContext, MethodSpec } from './method-context.js';
 import type { ScopePolicy } from './scope-policy.js';
+import { followedTaskIds } from './methods/subscriptions-listen.js';
 
 type Scopes = readonly string[] | undefined;
 type ScopesOf = (context: MethodContext) => Scopes | Promise<Scopes>;
@@ -46,7 +47,13 @@ async function taskScopes(catalogue: ScopedCatalogue, taskId: unknown, principal
   return (tool && catalogue.tools.get(tool)?.scopes) || [];
 }
 
-function scopesOfMethods(catalogue: ScopedCatalogue): Record<string, ScopesOf> {
+/** What bounds the look-ups a scope check makes for one request. */
+export interface ScopeCheckLimits {
+  /** The task ids one listen follows at most (ListenOptions.maxTaskIds): the only ones checked. */
+  listenMaxTaskIds: number;
+}
+
+function scopesOfMethods(catalogue: ScopedCatalogue, limits: ScopeCheckLimits): Record<string, ScopesOf> {
   const { tools, prompts, resources } = catalogue;
   const named = ({ params }: MethodContext) => (typeof params.name === 'string' ? params.name : '');
   return {
@@ -63,11 +70,13 @@ function scopesOfMethods(catalogue: ScopedCatalogue): Record<string, ScopesOf> {
     'tasks/get': ({ params, principal }) => taskScopes(catalogue, params.taskId, principal.id),
     'tasks/update': ({ params, principal }) => taskScopes(catalogue, params.taskId, principal.id),
     'tasks/cancel': ({ params, principal }) => taskScopes(catalogue, params.taskId, principal.id),
-    // Following a task tells its status and result: the same scopes as reading it.
+    // Following a task tells its status and result: the same scopes as reading it. Only the ids
+    // the stream will follow are looked up, each once, by its head (never the whole record).
     'subscriptions/listen': async ({ params, principal }) => {
       const taskIds = isRecord(params.notifications) ? params.notifications.taskIds : undefined;
       if (!Array.isArray(taskIds)) return undefined;
-      const all = await Promise.all(taskIds.map((id) => taskScopes(catalogue, id, principal.id)));
+      const followed = followedTaskIds(taskIds, limits.listenMaxTaskIds);
+      const all = await Promise.all(followed.map((id) => taskScopes(catalogue, id, principal.id)));
       return [...new Set(all.flat())].sort();
     },
   };
@@ -78,9 +87,10 @@ export function withScopeChecks(
   methods: Record<string, MethodSpec>,
   catalogue: ScopedCatalogue,
   policy: ScopePolicy,
+  limits: ScopeCheckLimits,
 ): Record<string, MethodSpec> {
   const guardedMethods = { ...methods };
-  for (const [name, scopesOf] of Object.entries(scopesOfMethods(catalogue))) {
+  for (const [name, scopesOf] of Object.entries(scopesOfMethods(catalogue, limits))) {
     const spec = methods[name];
     if (spec) guardedMethods[name] = guarded(spec, policy, scopesOf);
   }

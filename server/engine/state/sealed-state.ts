@@ -83,6 +83,12 @@ export interface SealOptions {
    * StateSizeError, so Baton never hands out a state it cannot open.
    */
   maxLength?: number;
+  /**
+   * How many times its sealed length the text may be (INFLATION_RATIO). Only for states Baton
+   * alone reads back (task records at rest), whose text is bounded where they are written; a
+   * state a client hands back keeps the default. Open it with the same ratio.
+   */
+  inflationRatio?: number;
 }
 
 /**
@@ -95,8 +101,8 @@ export const INFLATION_RATIO = 16;
 export const CONTEXT_FACTOR = 4;
 
 /** The most text a token of `tokenLength` characters may open to: one bound for seal and open. */
-export function plainTextLimit(tokenLength: number, maxLength: number): number {
-  return Math.min(maxLength * CONTEXT_FACTOR, tokenLength * INFLATION_RATIO);
+export function plainTextLimit(tokenLength: number, maxLength: number, inflationRatio = INFLATION_RATIO): number {
+  return Math.min(maxLength * CONTEXT_FACTOR, tokenLength * inflationRatio);
 }
 
 /** A state too large to issue; the engine turns it into a tool error naming the limit. */
@@ -190,8 +196,11 @@ export function sealState(content: SealedContent, options: SealOptions): string 
   lowlevel.crypto_secretbox(message, message, message.length, nonce, key.secret);
   out.set(nonce, 0);
   const token = `${PREFIX}.${key.id}.${out.toString('base64url')}`;
-  const { maxLength } = options;
-  if (maxLength !== undefined && (token.length > maxLength || textLength > plainTextLimit(token.length, maxLength))) {
+  const { maxLength, inflationRatio } = options;
+  if (
+    maxLength !== undefined &&
+    (token.length > maxLength || textLength > plainTextLimit(token.length, maxLength, inflationRatio))
+  ) {
     throw new StateSizeError(token.length, textLength, maxLength);
   }
   return token;
@@ -214,7 +223,12 @@ export function sealBounded(
  * Opens a token, or returns undefined for anything that is not an intact state sealed by one of
  * our keys. It never says why: the caller answers every failure with the same opaque error.
  */
-export function openState(token: unknown, keyRing: KeyRing, maxLength: number): SealedContent | undefined {
+export function openState(
+  token: unknown,
+  keyRing: KeyRing,
+  maxLength: number,
+  inflationRatio = INFLATION_RATIO,
+): SealedContent | undefined {
   if (typeof token !== 'string' || token.length > maxLength) return undefined;
   const [prefix, kid, sealed, extra] = token.split('.');
   if (prefix !== PREFIX || kid === undefined || sealed === undefined || extra !== undefined) return undefined;
@@ -241,7 +255,7 @@ export function openState(token: unknown, keyRing: KeyRing, maxLength: number): 
     const body = plain.subarray(1);
     // The same bound sealState enforces: a state sealed before a limit was lowered, or with
     // another setting, opens only if it fits this one.
-    const limit = plainTextLimit(token.length, maxLength);
+    const limit = plainTextLimit(token.length, maxLength, inflationRatio);
     if (body.length > limit) return undefined;
     const text = flag & FLAG_DEFLATE ? inflateRawSync(body, { maxOutputLength: limit }).toString() : body.toString();
     const parsed: unknown = flag & FLAG_JSON ? JSON.parse(text) : superjson.parse<unknown>(text);

@@ -10,7 +10,7 @@ export {
 export type { NewTask, TaskManagerOptions } from './task-manager.js';
 export { startTaskRuntime, type TaskRuntime, type TaskRuntimeOptions } from './task-runtime.js';
 export { TaskRunner, type TaskRunnerOptions, type TaskTools } from './task-runner.js';
-export type { TaskStore, TaskEventKind, TaskEventListener } from './task-store.js';
+export type { TaskStore, TaskHead, TaskEventKind, TaskEventListener } from './task-store.js';
 export { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 export { MemoryTaskStore, DEFAULT_MEMORY_STORE_BYTES } from './memory-task-store.js';
 export { DEFAULT_TASK_QUOTAS, TaskLimitError, type TaskLimitReason, type TaskQuotas } from './task-quotas.js';

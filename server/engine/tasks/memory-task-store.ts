@@ -9,7 +9,13 @@
  */
 import { EventEmitter } from 'node:events';
 import { serialize } from 'node:v8';
-import { deleteAfter, type TaskEventKind, type TaskEventListener, type TaskStore } from './task-store.js';
+import {
+  deleteAfter,
+  type TaskEventKind,
+  type TaskEventListener,
+  type TaskHead,
+  type TaskStore,
+} from './task-store.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, TaskLimitError, type OwnerUsage, type TaskQuotas } from './task-quotas.js';
 
@@ -64,6 +70,20 @@ export class MemoryTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const record = this.#live(taskId);
     return record && structuredClone(record);
+  }
+
+  async head(taskId: string): Promise<TaskHead | undefined> {
+    const record = this.#live(taskId);
+    return (
+      record && { principal: record.principal, tool: record.tool, createdAt: record.createdAt, ttlMs: record.ttlMs }
+    );
+  }
+
+  async peek<T>(taskId: string, read: (record: Readonly<TaskRecord>) => T): Promise<T | undefined> {
+    const record = this.#live(taskId);
+    // No copy: a stored record is never changed in place (update stores a new one), so what
+    // `read` builds from it stays as it was read.
+    return record && read(record);
   }
 
   async update(

@@ -8,8 +8,15 @@
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import type { KeyRing } from '../state/key-ring.js';
-import { openState, sealState } from '../state/sealed-state.js';
-import { deleteAfter, type TaskEventKind, type TaskEventListener, type TaskStore } from './task-store.js';
+import { openState, sealState, StateSizeError, type SealedContent } from '../state/sealed-state.js';
+import { silentLogger, type Logger } from '../logger.js';
+import {
+  deleteAfter,
+  type TaskEventKind,
+  type TaskEventListener,
+  type TaskHead,
+  type TaskStore,
+} from './task-store.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, type TaskQuotas } from './task-quotas.js';
 import { DEFAULT_MAX_MEMORY_FRACTION, RedisMemoryWatch } from './redis-memory-watch.js';
@@ -27,13 +34,23 @@ export interface RedisTaskStoreOptions {
   maxMemoryFraction?: number;
   /** How often Redis's memory is read (5 s). */
   memoryCheckMs?: number;
+  /** Where a record that can no longer be read is reported. */
+  logger?: Logger;
 }
 
-/** A record (its snapshot included) may be far larger than a requestState; this only bounds bugs. */
-const MAX_SEALED_RECORD = 8 * 1024 * 1024;
+/**
+ * The one size rule for a record at rest, applied where it is sealed and where it is opened, so
+ * Redis never holds a record that no instance can read back. A record may be far larger than a
+ * requestState (its snapshot included): 8 MiB sealed bounds bugs, the quotas bound callers. Unlike
+ * a requestState, only Baton writes a record, so how well its text compresses is no threat: a
+ * record of repeated text (a 12 KB argument of one character deflates to ~60 bytes) opens as long
+ * as its text stays under 4 x 8 MiB (sealed-state.ts, CONTEXT_FACTOR).
+ */
+export const RECORD_BOUNDS = { maxLength: 8 * 1024 * 1024, inflationRatio: Number.POSITIVE_INFINITY };
 const MAX_CAS_ATTEMPTS = 50;
 
-// Creates the hash only if the task does not exist, with its deletion time. With an owner, the
+// Creates the hash only if the task does not exist, with its deletion time, its sealed head
+// (ARGV[9]) and its owner (ARGV[10], a digest) for freeing its ledger entry if it cannot be read. With an owner, the
 // owner's ledger (KEYS[2]: task id -> "L|T:<bytes>:<deleteAfter>", L live, T terminal) is
 // checked against the quotas (ARGV[6] = '1') and the task entered in it, in the same atomic step.
 const CREATE = `
@@ -54,7 +71,7 @@ if ARGV[6] == '1' then
   if live + 1 > tonumber(ARGV[7]) then return {-1, live, held} end
   if held + tonumber(ARGV[4]) > tonumber(ARGV[8]) then return {-2, live, held} end
 end
-redis.call('HSET', KEYS[1], 'rev', '1', 'body', ARGV[1])
+redis.call('HSET', KEYS[1], 'rev', '1', 'body', ARGV[1], 'head', ARGV[9], 'owner', ARGV[10])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 if ARGV[3] ~= '' then
   redis.call('HSET', KEYS[2], ARGV[3], 'L:' .. ARGV[4] .. ':' .. ARGV[2])
@@ -69,6 +86,12 @@ if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
 if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
 return 1`;
+// Frees the entry of a record that does not open (KEYS[1], if still at rev ARGV[1]) in its
+// owner's ledger (KEYS[2], field ARGV[2]), so it no longer holds its owner's live-task slot.
+const RELEASE = `
+if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
+if KEYS[2] ~= KEYS[1] then redis.call('HDEL', KEYS[2], ARGV[2]) end
+return 1`;
 
 export class RedisTaskStore implements TaskStore {
   readonly #redis: Redis;
@@ -78,6 +101,7 @@ export class RedisTaskStore implements TaskStore {
   readonly #channel: string;
   readonly #listeners = new Set<TaskEventListener>();
   readonly #memory: RedisMemoryWatch;
+  readonly #logger: Logger;
   #subscribed: Promise<unknown> | undefined;
   #quotas: TaskQuotas | undefined;
 
@@ -88,6 +112,7 @@ export class RedisTaskStore implements TaskStore {
     this.#redis.on('error', () => {});
     this.#subscriber.on('error', () => {});
     this.#keyRing = options.keyRing;
+    this.#logger = options.logger ?? silentLogger;
     this.#memory = new RedisMemoryWatch(this.#redis, {
       maxFraction: options.maxMemoryFraction ?? DEFAULT_MAX_MEMORY_FRACTION,
       intervalMs: options.memoryCheckMs ?? 5000,
@@ -130,6 +155,8 @@ export class RedisTaskStore implements TaskStore {
       quotas && owner ? '1' : '0',
       String(quotas?.liveTasksPerClient ?? 0),
       String(quotas?.bytesPerClient ?? 0),
+      this.#sealHead(record),
+      owner ?? '',
     )) as number[];
     if (created === 1) return;
     if (created === 0) throw new Error(`task ${record.taskId} exists`);
@@ -139,6 +166,28 @@ export class RedisTaskStore implements TaskStore {
   async get(taskId: string): Promise<TaskRecord | undefined> {
     const [, record] = await this.#read(taskId);
     return record;
+  }
+
+  async head(taskId: string): Promise<TaskHead | undefined> {
+    const head = await this.#redis.hget(this.#key(taskId), 'head');
+    if (head === null) {
+      // Stored before records had a head: the body says the same, at the cost of reading it.
+      const [, record] = await this.#read(taskId);
+      return (
+        record && { principal: record.principal, tool: record.tool, createdAt: record.createdAt, ttlMs: record.ttlMs }
+      );
+    }
+    const opened = openState(head, this.#keyRing, MAX_SEALED_HEAD);
+    const fields = opened?.snapshot as { createdAt?: unknown; ttlMs?: unknown } | undefined;
+    if (!opened || opened.claims.id !== taskId || !fields) return undefined;
+    if (typeof fields.createdAt !== 'number' || typeof fields.ttlMs !== 'number') return undefined;
+    const tool = opened.claims.target.slice(TARGET_PREFIX.length);
+    return { principal: opened.claims.principal, tool, createdAt: fields.createdAt, ttlMs: fields.ttlMs };
+  }
+
+  async peek<T>(taskId: string, read: (record: Readonly<TaskRecord>) => T): Promise<T | undefined> {
+    const [, record] = await this.#read(taskId);
+    return record && read(record);
   }
 
   async update(
@@ -209,33 +258,78 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async #read(taskId: string): Promise<[string | undefined, TaskRecord | undefined]> {
-    const [rev, body] = await this.#redis.hmget(this.#key(taskId), 'rev', 'body');
-    if (rev === null || body === null) return [undefined, undefined];
-    const opened = openState(body, this.#keyRing, MAX_SEALED_RECORD);
-    // A body that does not open, or opens under another task's id, is treated as no task at all.
-    if (!opened || opened.claims.id !== taskId) return [undefined, undefined];
-    return [rev, opened.snapshot as TaskRecord];
+    const [rev, body, owner] = await this.#redis.hmget(this.#key(taskId), 'rev', 'body', 'owner');
+    if (rev == null || body == null) return [undefined, undefined];
+    const opened = openState(body, this.#keyRing, RECORD_BOUNDS.maxLength, RECORD_BOUNDS.inflationRatio);
+    if (opened && opened.claims.id === taskId) return [rev, opened.snapshot as TaskRecord];
+    // A body that does not open, or opens under another task's id, is no task at all.
+    await this.#releaseUnreadable(taskId, rev, body, owner);
+    return [undefined, undefined];
   }
 
+  /**
+   * A record that does not open here answers "not found" and never runs here, so it is reported
+   * and its owner's live-task slot freed, instead of held for the rest of its ttl. The record is
+   * left in place: an instance with another key (a key ring in rotation, or this one's key
+   * misconfigured under the same id) cannot tell a foreign record from a corrupt one, and must
+   * not delete what others may read. Freeing the slot is idempotent and costs the owner nothing.
+   */
+  async #releaseUnreadable(taskId: string, rev: string, body: string, owner: string | null | undefined): Promise<void> {
+    const kid = body.split('.')[1];
+    const known = kid !== undefined && this.#keyRing.find(kid) !== undefined;
+    this.#logger.warn(known ? 'task_record_unreadable' : 'task_record_unknown_key', {
+      taskId,
+      sealedBytes: body.length,
+    });
+    if (!owner) return;
+    await this.#redis.eval(RELEASE, 2, this.#key(taskId), this.#ownerKey(owner), rev, taskId).catch(() => {});
+  }
+
+  /** The record sealed, or a TaskLimitError when it is over the size every instance can read back. */
   #seal(record: TaskRecord): string {
-    const seconds = (ms: number) => Math.floor(ms / 1000);
-    return sealState(
-      {
-        claims: {
-          principal: record.principal,
-          target: `task ${record.tool}`,
-          args: '',
-          version: record.version,
-          issuedAt: seconds(record.lastUpdatedAt),
-          expiresAt: seconds(deleteAfter(record)),
-          id: record.taskId,
-          round: 0,
-          asked: Object.keys(record.asked),
-          singleUse: false,
-        },
-        snapshot: record,
-      },
-      { keyRing: this.#keyRing, randomBytes: (n) => new Uint8Array(randomBytes(n)) },
+    try {
+      return this.#sealContent({ claims: this.#claims(record), snapshot: record }, RECORD_BOUNDS);
+    } catch (error) {
+      if (!(error instanceof StateSizeError)) throw error;
+      throw recordTooLarge(Math.max(error.sealedLength, error.textLength), RECORD_BOUNDS.maxLength);
+    }
+  }
+
+  /** What every look-up reads first (task-store.ts, TaskHead): sealed like the body, a few hundred bytes. */
+  #sealHead(record: TaskRecord): string {
+    const snapshot = { createdAt: record.createdAt, ttlMs: record.ttlMs };
+    return this.#sealContent(
+      { claims: { ...this.#claims(record), asked: [] }, snapshot },
+      { maxLength: MAX_SEALED_HEAD },
     );
   }
+
+  #sealContent(content: SealedContent, bounds: { maxLength: number; inflationRatio?: number }): string {
+    return sealState(content, {
+      keyRing: this.#keyRing,
+      randomBytes: (n) => new Uint8Array(randomBytes(n)),
+      ...bounds,
+    });
+  }
+
+  /** The claims name the task id, so a body or head moved under another task's key does not open. */
+  #claims(record: TaskRecord): SealedContent['claims'] {
+    const seconds = (ms: number) => Math.floor(ms / 1000);
+    return {
+      principal: record.principal,
+      target: TARGET_PREFIX + record.tool,
+      args: '',
+      version: record.version,
+      issuedAt: seconds(record.lastUpdatedAt),
+      expiresAt: seconds(deleteAfter(record)),
+      id: record.taskId,
+      round: 0,
+      asked: Object.keys(record.asked),
+      singleUse: false,
+    };
+  }
 }
+
+const TARGET_PREFIX = 'task ';
+/** A head is a task id, a principal digest, a tool name and two numbers. */
+const MAX_SEALED_HEAD = 4096;

@@ -2,7 +2,7 @@
  * Who follows which task (subscriptions/listen, `notifications/tasks`), with one store listener
  * per instance. When a followed task changes, its record is read once and its detailed task built
  * and serialized once, whatever the number of followers: each gets the same view, JSON text and
- * bytes included. Before, every follower re-read the record (the memory store clones it) and
+ * bytes included. The record is read without a copy (task-store.ts, peek). Before, every follower re-read the record (the memory store clones it) and
  * serialized the whole task itself: 100 followers of a task with a large argument stalled the
  * server for seconds on every change.
  *
@@ -85,11 +85,13 @@ export class TaskFollowers {
     try {
       do {
         state.again = false;
-        const record = await this.#store.get(taskId).catch(() => undefined);
+        if (!this.#byTask.has(taskId)) continue;
+        const read = await this.#store
+          .peek(taskId, (record) => ({ principal: record.principal, view: taskView(record) }))
+          .catch(() => undefined);
         const followers = this.#byTask.get(taskId);
-        if (!record || !followers) continue;
-        const view = taskView(record);
-        for (const follower of [...followers]) if (follower.principal === record.principal) follower.deliver(view);
+        if (!read || !followers) continue;
+        for (const follower of [...followers]) if (follower.principal === read.principal) follower.deliver(read.view);
       } while (state.again);
     } finally {
       this.#reading.delete(taskId);

@@ -20,7 +20,7 @@ import {
   type TaskRecord,
   type ToWireError,
 } from './task-record.js';
-import type { TaskStore } from './task-store.js';
+import type { TaskHead, TaskStore } from './task-store.js';
 import type { Telemetry } from '../../telemetry/index.js';
 import { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 
@@ -113,13 +113,12 @@ export class TaskManager {
 
   /** The detailed task, or undefined when it does not exist for this principal. */
   async get(taskId: string, principal: string): Promise<Record<string, unknown> | undefined> {
-    const record = await this.#find(taskId, principal);
-    return record && toDetailedTask(record);
+    return this.#read(taskId, principal, toDetailedTask);
   }
 
   /** The tool a task runs, or undefined when it does not exist for this principal (for scope checks). */
   async toolOf(taskId: unknown, principal: string): Promise<string | undefined> {
-    return (await this.#find(taskId, principal))?.tool;
+    return (await this.#owned(taskId, principal))?.tool;
   }
 
   /**
@@ -128,9 +127,9 @@ export class TaskManager {
    * goes back to work. Resolves false when the task does not exist for this principal.
    */
   async update(taskId: string, principal: string, responses: Record<string, unknown>): Promise<boolean> {
-    const record = await this.#find(taskId, principal);
-    if (!record) return false;
-    if (record.status !== 'input_required') return true;
+    const status = await this.#read(taskId, principal, (r) => r.status);
+    if (status === undefined) return false;
+    if (status !== 'input_required') return true;
     let resumed = false;
     let changed = false;
     const stored = await this.#o.store.update(taskId, (r) => {
@@ -167,9 +166,9 @@ export class TaskManager {
    * runs. Resolves false when the task does not exist for this principal.
    */
   async cancel(taskId: string, principal: string): Promise<boolean> {
-    const record = await this.#find(taskId, principal);
-    if (!record) return false;
-    if (isTerminal(record)) return true;
+    const terminal = await this.#read(taskId, principal, isTerminal);
+    if (terminal === undefined) return false;
+    if (terminal) return true;
     let cancelled = false;
     const stored = await this.#o.store.update(taskId, (r) => {
       cancelled = false;
@@ -190,7 +189,8 @@ export class TaskManager {
   /**
    * Calls `onTask` with the task's view (task-followers.ts: read and serialized once for every
    * follower) each time one of `taskIds` changes, for this principal's tasks only. Resolves with
-   * the ids followed (the others look unknown) and the function that stops following.
+   * the ids followed (the others look unknown) and the function that stops following. The caller
+   * caps the list (subscriptions-listen.ts); each distinct id costs one look-up of its head.
    */
   async follow(
     taskIds: string[],
@@ -198,7 +198,7 @@ export class TaskManager {
     onTask: (view: TaskView) => void,
   ): Promise<{ followed: string[]; stop: () => void }> {
     const followed: string[] = [];
-    for (const id of new Set(taskIds)) if (await this.#find(id, principal)) followed.push(id);
+    for (const id of new Set(taskIds)) if (await this.#owned(id, principal)) followed.push(id);
     const digest = principalDigest(principal);
     const stops = followed.map((taskId) => this.#followers.add(taskId, digest, onTask));
     return { followed, stop: () => stops.forEach((stop) => stop()) };
@@ -206,37 +206,65 @@ export class TaskManager {
 
   /** The task's current view, as `follow` delivers it, or undefined when it does not exist for this principal. */
   async view(taskId: string, principal: string): Promise<TaskView | undefined> {
-    const record = await this.#find(taskId, principal);
-    return record && taskView(record);
+    return this.#read(taskId, principal, taskView);
   }
 
-  async #find(taskId: unknown, principal: string): Promise<TaskRecord | undefined> {
-    if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > 64) return undefined;
-    let record = await this.#o.store.get(taskId);
-    if (!record || record.principal !== principalDigest(principal)) return undefined;
-    if (!isTerminal(record) && this.#clock() >= record.createdAt + record.ttlMs) {
-      // Expired while nothing ran it: fail it now rather than wait for the expiry job.
-      record = await this.#expire(record);
-    }
-    return record;
+  /**
+   * The task's head when it is this principal's: the yes/no every operation asks first, at the
+   * cost of a few bytes whatever the record holds (task-store.ts, head).
+   */
+  async #owned(taskId: unknown, principal: string): Promise<TaskHead | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    const head = await this.#o.store.head(taskId);
+    return head && head.principal === principalDigest(principal) ? head : undefined;
   }
 
-  async #expire(record: TaskRecord): Promise<TaskRecord | undefined> {
-    if (record.phase === 'running') {
+  /**
+   * `read` of this principal's task: one read of the store, without copying the record
+   * (task-store.ts, peek). A task whose ttl ran out while nothing ran it is failed first, rather
+   * than when the expiry job comes.
+   */
+  async #read<T>(
+    taskId: unknown,
+    principal: string,
+    read: (record: Readonly<TaskRecord>) => T,
+  ): Promise<T | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    const digest = principalDigest(principal);
+    const ours = (r: Readonly<TaskRecord>) => r.principal === digest;
+    const seen = await this.#o.store.peek(taskId, (r) => {
+      if (!ours(r)) return undefined;
+      return !isTerminal(r) && this.#clock() >= r.createdAt + r.ttlMs ? EXPIRED : { value: read(r) };
+    });
+    if (seen !== EXPIRED) return seen?.value;
+    await this.#expire(taskId);
+    return this.#o.store.peek(taskId, (r) => (ours(r) ? read(r) : undefined));
+  }
+
+  async #expire(taskId: string): Promise<void> {
+    const phase = await this.#o.store.peek(taskId, (r) => (isTerminal(r) ? 'terminal' : r.phase));
+    if (phase === undefined || phase === 'terminal') return;
+    if (phase === 'running') {
       // Its step is stopped wherever it runs; the runner then records the expiry.
-      await this.#o.store.publish(record.taskId, 'cancel');
-      return record;
+      return void (await this.#o.store.publish(taskId, 'cancel'));
     }
     let expired = false;
-    const stored = await this.#o.store.update(record.taskId, (r) => {
+    const stored = await this.#o.store.update(taskId, (r) => {
       expired = !(isTerminal(r) || r.phase === 'running');
       if (!expired) return undefined;
       return { ...r, ...terminalFields(), ...expiredOutcome(r, this.#o.toWireError), lastUpdatedAt: this.#clock() };
     });
     if (stored && expired) this.#o.telemetry?.metrics?.taskStatus('failed', stored.tool);
-    if (stored && isTerminal(stored)) await this.#o.store.publish(record.taskId, 'changed');
-    return stored;
+    if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
   }
+}
+
+/** The ttl ran out on a task not yet terminal (TaskManager's #read). */
+const EXPIRED = Symbol('expired');
+
+/** Task ids are 22 characters (128 random bits); anything far off is no task, and is not looked up. */
+function isTaskId(taskId: unknown): taskId is string {
+  return typeof taskId === 'string' && taskId.length > 0 && taskId.length <= 64;
 }
 
 /** Whether a request's `_meta` client capabilities declare the tasks extension. */

@@ -10,6 +10,18 @@ import type { TaskQuotas } from './task-quotas.js';
 export type TaskEventKind = 'changed' | 'cancel';
 export type TaskEventListener = (taskId: string, kind: TaskEventKind) => void;
 
+/**
+ * What every look-up checks before it reads a record: whose task it is, which tool it runs and
+ * when its ttl runs out. None of it changes after creation.
+ */
+export interface TaskHead {
+  /** Digest of the principal that created the task (TaskRecord.principal). */
+  principal: string;
+  tool: string;
+  createdAt: number;
+  ttlMs: number;
+}
+
 export interface TaskStore {
   /**
    * Stores a new task; resolves only once every instance can read it (tasks.md: durably created).
@@ -17,7 +29,21 @@ export interface TaskStore {
    * task's owner is over a quota, the record is over the size of one task, or the store is full.
    */
   create(record: TaskRecord): Promise<void>;
+  /** A copy of the whole record: for the step that runs the task and changes it. */
   get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * The task's head, at the cost of a few bytes however large the record is: a yes/no (is it
+   * this caller's? which tool, for its scopes?) never reads or copies arguments and snapshot,
+   * which a caller can make a megabyte (issue 38: one listen naming a large task 5,000 times
+   * copied it 5,000 times and ran the process out of memory).
+   */
+  head(taskId: string): Promise<TaskHead | undefined>;
+  /**
+   * `read` applied to the current record, without copying it where the store can avoid that
+   * (memory): for answers built from a few fields (tasks/get, notifications/tasks). `read` must
+   * neither change the record nor keep a reference into it.
+   */
+  peek<T>(taskId: string, read: (record: Readonly<TaskRecord>) => T): Promise<T | undefined>;
   /**
    * Applies `change` to the current record atomically, retrying if another instance changed it
    * first. `change` returns the new record, or undefined to leave it as it is. Resolves with the

@@ -43,6 +43,20 @@ const FILTER_FIELDS: Record<string, 'boolean' | 'strings'> = {
   taskIds: 'strings',
 };
 
+/**
+ * The task ids a listen follows: distinct, in the client's order, at most `max`. Taken before
+ * anything is looked up, by the scope check (scoped-methods.ts) and the stream alike, so a list of
+ * one id repeated thousands of times costs one look-up, not thousands.
+ */
+export function followedTaskIds(taskIds: readonly unknown[], max: number): string[] {
+  const distinct = new Set<string>();
+  for (const id of taskIds) {
+    if (distinct.size >= max) break;
+    if (typeof id === 'string') distinct.add(id);
+  }
+  return [...distinct];
+}
+
 function checkFilter(filter: unknown): void {
   if (filter === undefined) return;
   if (!isRecord(filter)) throw invalidParams('Invalid params: notifications must be an object');
@@ -165,8 +179,7 @@ async function followTasks(
     if (open.size === 0) finished();
   };
   // At most maxTaskIds distinct ids are looked up and followed; the acknowledgment names them.
-  const wanted = [...new Set(taskIds)].slice(0, options.maxTaskIds);
-  const { followed, stop } = await tasks.follow(wanted, principal.id, send);
+  const { followed, stop } = await tasks.follow(followedTaskIds(taskIds, options.maxTaskIds), principal.id, send);
   try {
     for (const taskId of followed) open.add(taskId);
     notify({

@@ -100,6 +100,34 @@ describe('RedisTaskStore', () => {
     }
   });
 
+  it('reads back a record of repeated text: what it writes, every instance can open (red team 38.7)', async () => {
+    // 12 KB of one character deflates to a few dozen bytes: more than 16 times over its sealed size.
+    await store.create({ ...record('t-repeated'), arguments: { text: 'a'.repeat(12 * 1024) } });
+    expect((await store.get('t-repeated'))?.arguments).to.deep.equal({ text: 'a'.repeat(12 * 1024) });
+    const updated = await store.update('t-repeated', (r) => ({ ...r, answers: { note: 'b'.repeat(64 * 1024) } }));
+    expect(updated?.answers).to.deep.equal({ note: 'b'.repeat(64 * 1024) });
+    expect((await store.get('t-repeated'))?.answers).to.deep.equal({ note: 'b'.repeat(64 * 1024) });
+  });
+
+  it("answers a task's head without its body, sealed, and bound to its task id", async () => {
+    const now = Date.now();
+    await store.create(record('t-head', now));
+    expect(await store.head('t-head')).to.deep.equal({
+      principal: 'p',
+      tool: 'ship-release',
+      createdAt: now,
+      ttlMs: 60_000,
+    });
+    const head = await raw.hget('baton:task:t-head', 'head');
+    expect(head).to.match(/^b1\.k1\./);
+    expect(head).to.not.contain('ship-release');
+    await raw.hset('baton:task:t-head-copy', 'rev', '1', 'head', head!);
+    expect(await store.head('t-head-copy')).to.equal(undefined);
+    // A record stored before heads existed: the body answers instead.
+    await raw.hdel('baton:task:t-head', 'head');
+    expect((await store.head('t-head'))?.tool).to.equal('ship-release');
+  });
+
   it('delivers published events to every store sharing the Redis', async () => {
     const other = new RedisTaskStore({ url: redis!.url, keyRing });
     try {
@@ -173,6 +201,29 @@ describe('RedisTaskStore quotas', () => {
     await store.create(small);
     const grown = await refusal(store.update(small.taskId, (r) => ({ ...r, answers: { a: twice } })));
     expect(grown?.limit).to.equal('task_record_bytes');
+  });
+
+  it('reports a record that does not open and frees its live slot (red team 38.7)', async () => {
+    const warnings: string[] = [];
+    const logger = { info() {}, error() {}, warn: (event: string) => warnings.push(event) };
+    const reporting = new RedisTaskStore({ url: redis!.url, keyRing, logger });
+    reporting.useQuotas(quotas);
+    try {
+      const ids = [owned('frank'), owned('frank'), owned('frank')];
+      for (const r of ids) await reporting.create(r);
+      expect((await refusal(reporting.create(owned('frank'))))?.limit).to.equal('live_tasks');
+      // A body damaged at rest (or sealed by an instance with another secret under the same key id).
+      const raw = new Redis(redis!.url);
+      const key = `baton:task:${ids[0]!.taskId}`;
+      const body = (await raw.hget(key, 'body'))!;
+      await raw.hset(key, 'body', body.slice(0, -8) + (body.endsWith('AAAAAAAA') ? 'BBBBBBBB' : 'AAAAAAAA'));
+      raw.disconnect();
+      expect(await reporting.get(ids[0]!.taskId)).to.equal(undefined);
+      expect(warnings).to.include('task_record_unreadable');
+      expect(await refusal(reporting.create(owned('frank')))).to.equal(undefined);
+    } finally {
+      await reporting.close();
+    }
   });
 });
 

@@ -11,6 +11,10 @@ class CountingStore extends MemoryTaskStore {
     this.reads += 1;
     return super.get(taskId);
   }
+  override async peek<T>(taskId: string, read: (record: Readonly<TaskRecord>) => T): Promise<T | undefined> {
+    this.reads += 1;
+    return super.peek(taskId, read);
+  }
 }
 
 function record(taskId: string, principal: string): TaskRecord {
