@@ -8,7 +8,7 @@
  * `_meta`, deep nesting, huge strings around the 1 MiB body limit, invalid UTF-8, wrong content
  * types, forged / replayed states, unasked answers, internal event names, header injection, odd
  * methods and paths, stalled bodies and a burst of connections, and what lives long: listen
- * streams, tasks and padded 2025-11-25 sessions.
+ * streams, tasks and padded 2025-11-25 sessions, and listens naming 1 MiB of task ids.
  *
  * Checks: one per category (no 5xx, hang, dropped well-framed request, non-JSON-RPC answer from
  * the endpoint, -32603 answer, or effect reached by an attack; a category that sent nothing
@@ -51,6 +51,7 @@ import {
 } from './fuzz/resource-attacks.js';
 import { forgedStates, internalEvents, replayedStates, unaskedAnswers } from './fuzz/state-attacks.js';
 import { legacySessionMemory, listenFloods, taskFloods } from './fuzz/long-lived-attacks.js';
+import { listenTaskIds } from './fuzz/lookup-attacks.js';
 import { Tally } from './fuzz/tally.js';
 import type { Finding } from './fuzz/attack.js';
 
@@ -147,6 +148,9 @@ function plan(options: Options): Array<[string, number, Run]> {
       (ctx, count) => taskFloods(ctx, count, LIVE_TASK_QUOTA),
     ],
     ['legacy-session-memory', Math.min(200, share(0.04)), (ctx, count) => legacySessionMemory(ctx, count)],
+    // Lists that name what must be looked up (issue 38): 1 MiB of repeated and distinct task ids
+    // against the largest task a caller may create.
+    ['listen-task-ids', Math.min(8, Math.max(4, share(0.001))), (ctx, count) => listenTaskIds(ctx, count)],
   ];
 }
 
