@@ -3,7 +3,7 @@
  * `invalid_token` challenge whatever it was (a security failure says nothing more).
  */
 export type RejectionReason =
-  /** Not a compact JWS, or a header or payload that is not JSON. */
+  /** Not a compact JWS in canonical base64url, or a header or payload that is not JSON. */
   | 'malformed'
   /** A `typ` other than `at+jwt` or `JWT` (an ID token, a logout token…). */
   | 'wrong_type'
@@ -17,7 +17,10 @@ export type RejectionReason =
   /** `aud` does not name this server's canonical resource URI. */
   | 'audience'
   | 'expired'
+  /** `nbf`, or `iat`, later than now beyond the leeway. */
   | 'not_yet_valid'
+  /** `exp - iat` (or `exp - now` without `iat`) longer than the configured maximum (24 h). */
+  | 'lifetime'
   /** A required claim is missing or has the wrong type (`sub`, `exp`; RFC 9068's for `at+jwt`). */
   | 'claims'
   /** The issuer's metadata or keys could not be fetched: the token could not be checked (503). */

@@ -3,7 +3,10 @@
  * OpenID Provider configuration, tried in the order the spec gives clients (basic/authorization,
  * "Authorization Server Metadata Discovery"). A document whose `issuer` is not the exact issuer
  * asked for is not used (RFC 8414 section 3.3), so a metadata URL cannot lend another issuer's keys.
+ * Each document is fetched within bounded-fetch.ts's bounds (timeout, size cap, no redirect).
  */
+import { fetchBoundedJson, type FetchBounds } from './bounded-fetch.js';
+
 export interface IssuerMetadata {
   issuer: string;
   jwksUri: string;
@@ -30,32 +33,19 @@ export function isSecureEnough(url: URL): boolean {
   return url.protocol === 'http:' && (host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host));
 }
 
-async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
-  const response = await fetch(url, {
-    headers: { accept: 'application/json' },
-    // A redirect could lead anywhere; the spec's well-known URLs answer directly.
-    redirect: 'manual',
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    return undefined;
-  }
-  return response.json().catch(() => undefined);
-}
-
 /** The issuer's metadata; throws when no well-known URL answers with a document for it. */
-export async function discoverIssuer(issuer: string, timeoutMs: number): Promise<IssuerMetadata> {
+export async function discoverIssuer(issuer: string, bounds: FetchBounds): Promise<IssuerMetadata> {
   const problems: string[] = [];
+  // At most three URLs, each within its bounds: one discovery costs the issuer three requests at most.
   for (const url of metadataUrls(issuer)) {
     let document: unknown;
     try {
-      document = await fetchJson(url, timeoutMs);
+      document = await fetchBoundedJson(url, bounds);
     } catch (error) {
       problems.push(`${url}: ${(error as Error).message}`);
       continue;
     }
-    if (typeof document !== 'object' || document === null) {
+    if (typeof document !== 'object' || document === null || Array.isArray(document)) {
       problems.push(`${url}: no metadata document`);
       continue;
     }

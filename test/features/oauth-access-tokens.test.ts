@@ -73,7 +73,8 @@ async function startOAuthServer(issuers: string[], options: { cooldownMs?: numbe
       },
     },
     tools: [scopedRelease, status, hello, scopedTask],
-    oauth: { issuers, resource: url, keyRefreshCooldownMs: options.cooldownMs ?? 200 },
+    // Every refusal logged (the default writes one line per reason per 10 s): the tests read them.
+    oauth: { issuers, resource: url, keyRefreshCooldownMs: options.cooldownMs ?? 200, rejectionLogIntervalMs: 0 },
   });
   const { server } = await baton.listen(port, '127.0.0.1');
   return {
