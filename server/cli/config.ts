@@ -22,7 +22,7 @@ export interface EnvironmentConfig {
   /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
   authorizationServers: string[];
   /** OAuth access tokens from those issuers, when BATON_AUTH_SERVERS is set (docs/security.md). */
-  oauth?: { issuers: string[]; audience: string; leewaySeconds?: number };
+  oauth?: { issuers: string[]; audience: string; leewaySeconds?: number; maxTokenLifetimeSeconds?: number };
   /** The 2025-11-25 layer: off with BATON_LEGACY=0; BATON_ANSWER_TIMEOUT_MS bounds a question's wait. */
   legacy: false | { answerTimeoutMs?: number };
   limits: {
@@ -114,7 +114,10 @@ function allowedOrigin(value: string): string {
   return url.origin;
 }
 
-/** BATON_AUTH_SERVERS, BATON_AUDIENCE and BATON_TOKEN_LEEWAY_SECONDS, when OAuth is turned on. */
+/**
+ * BATON_AUTH_SERVERS, BATON_AUDIENCE, BATON_TOKEN_LEEWAY_SECONDS and BATON_TOKEN_MAX_LIFETIME,
+ * when OAuth is turned on.
+ */
 function oauthFrom(env: NodeJS.ProcessEnv, publicUrl: string): EnvironmentConfig['oauth'] {
   const issuers = list(env.BATON_AUTH_SERVERS);
   if (!issuers) return undefined;
@@ -125,10 +128,12 @@ function oauthFrom(env: NodeJS.ProcessEnv, publicUrl: string): EnvironmentConfig
   if (leeway !== undefined && leeway !== '' && !/^(?:[0-9]|[1-9][0-9]|[12][0-9]{2}|300)$/.test(leeway)) {
     throw new ConfigurationError(`BATON_TOKEN_LEEWAY_SECONDS must be a whole number from 0 to 300, got "${leeway}".`);
   }
+  const maxLifetime = positiveInteger('BATON_TOKEN_MAX_LIFETIME', env.BATON_TOKEN_MAX_LIFETIME);
   return {
     issuers,
     audience,
     ...(leeway !== undefined && leeway !== '' ? { leewaySeconds: Number(leeway) } : {}),
+    ...(maxLifetime !== undefined ? { maxTokenLifetimeSeconds: maxLifetime } : {}),
   };
 }
 

@@ -1,4 +1,7 @@
-/** BATON_AUTH_SERVERS, BATON_AUDIENCE and BATON_TOKEN_LEEWAY_SECONDS, and what `baton serve` builds from them. */
+/**
+ * BATON_AUTH_SERVERS, BATON_AUDIENCE, BATON_TOKEN_LEEWAY_SECONDS and BATON_TOKEN_MAX_LIFETIME,
+ * and what `baton serve` builds from them.
+ */
 import { expect } from 'chai';
 import { configFromEnvironment } from '../../server/cli/config.js';
 import { securityOptions } from '../../server/cli/security-options.js';
@@ -38,6 +41,19 @@ describe('OAuth settings from the environment', () => {
       audience: 'https://api.example.com/mcp',
       leewaySeconds: 0,
     });
+  });
+
+  it('takes BATON_TOKEN_MAX_LIFETIME, a positive whole number of seconds', () => {
+    const config = configFromEnvironment({
+      BATON_AUTH_SERVERS: 'https://id.example.com',
+      BATON_TOKEN_MAX_LIFETIME: '3600',
+    });
+    expect(config.oauth?.maxTokenLifetimeSeconds).to.equal(3600);
+    for (const bad of ['0', '-5', '1.5', 'day']) {
+      expect(() =>
+        configFromEnvironment({ BATON_AUTH_SERVERS: 'https://id.example.com', BATON_TOKEN_MAX_LIFETIME: bad }),
+      ).to.throw(ConfigurationError);
+    }
   });
 
   it('refuses an issuer that is not https (except on loopback), or has a query, and a bad leeway', () => {
