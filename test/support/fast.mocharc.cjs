@@ -1,7 +1,8 @@
 // The fast loop (`npm run test:fast`): every test file except those that need a child process,
 // a browser or an external server, which are listed in SLOW below. A new test file is in both
 // loops by default; if it starts a child process, forbid-child-processes.ts fails it here with a
-// message naming this list. `npm test` runs every file, listed or not.
+// message naming this list. `npm test` runs every file, listed or not. Redis code is covered here
+// against test/helpers/fake-redis (in process); the redis-server suites below stay in `npm test`.
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 const base = require('../../.mocharc.json');
