@@ -164,12 +164,22 @@ export function createMcpService(options: McpServiceOptions): McpService {
   const tasks = startTasks(options, registry, engine, logger, telemetry);
   const longLived = new LongLivedBudget(options.longLived);
   const resources = new ResourceRegistry(options.resources ?? []);
+  const prompts = new PromptRegistry(options.prompts ?? []);
+  // Metric labels and span names only from the catalogue: a client's text becomes `unknown`.
+  telemetry.useCatalogue({
+    has: (method, name) =>
+      method === 'tools/call'
+        ? registry.get(name) !== undefined
+        : method === 'prompts/get'
+          ? prompts.get(name) !== undefined
+          : method === 'resources/read' && resources.defines(name),
+  });
   const dispatcher = createMcpDispatcher({
     longLived,
     listen: options.listen,
     serverInfo: options.serverInfo ?? { name: 'baton', version: BATON_VERSION },
     tools: registry,
-    prompts: new PromptRegistry(options.prompts ?? []),
+    prompts,
     resources,
     engine,
     logger,

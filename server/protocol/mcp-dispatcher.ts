@@ -241,7 +241,7 @@ function ended(trace: RequestTelemetry, outcome: Dispatched): Dispatched {
   }
   const { response } = outcome;
   if ('error' in response) {
-    trace.end({ errorCode: response.error.code, errorMessage: response.error.message });
+    trace.end({ errorCode: response.error.code });
   } else {
     const result = response.result as { resultType?: unknown; isError?: unknown };
     trace.end({

@@ -2,8 +2,10 @@
  * Baton's instruments (docs/observability.md, "Metrics"), made once per service. The MCP server
  * duration follows OpenTelemetry's semantic conventions for MCP; the rest are Baton's own, under
  * `baton.`. Attribute sets are built once per distinct combination and reused: every value comes
- * from a bounded set (method names the server serves, names in the catalogue, outcome words), so
- * the caches stay small and nothing a client sends becomes a label.
+ * from a bounded set (method names the server serves, outcome words, and target names passed
+ * through TargetLabels, the catalogue's closed set), so the caches stay small and nothing a client
+ * sends becomes a label. Targets are labelled before the cache is keyed: a key made of a client's
+ * text would grow the cache even when the label does not.
  */
 import {
   ValueType,
@@ -14,6 +16,7 @@ import {
   type UpDownCounter,
 } from '@opentelemetry/api';
 import { ATTR } from './attribute-names.js';
+import type { TargetLabels } from './target-labels.js';
 
 /** OpenTelemetry's advice for MCP durations, in seconds (semconv, mcp.server.operation.duration). */
 const DURATION_BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
@@ -63,9 +66,11 @@ export class BatonMetrics {
   readonly #listen: UpDownCounter;
   readonly #meter: Meter;
   readonly #attributes = new AttributeCache();
+  readonly #targets: TargetLabels;
 
-  constructor(meter: Meter) {
+  constructor(meter: Meter, targets: TargetLabels) {
     this.#meter = meter;
+    this.#targets = targets;
     const seconds = { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } };
     this.#operation = meter.createHistogram('mcp.server.operation.duration', {
       ...seconds,
@@ -108,7 +113,8 @@ export class BatonMetrics {
   }
 
   /** One MCP request answered (or refused): `errorType` is its JSON-RPC code, or `tool_error`. */
-  request(seconds: number, method: string, target: string | undefined, errorType: string | undefined): void {
+  request(seconds: number, method: string, name: string | undefined, errorType: string | undefined): void {
+    const target = name === undefined ? undefined : this.#targets.label(method, name);
     const key = `${method}\u0000${target ?? ''}\u0000${errorType ?? ''}`;
     const attributes = this.#attributes.get(key, () => ({
       [ATTR.method]: method,
@@ -124,10 +130,11 @@ export class BatonMetrics {
     seconds: number,
     mode: 'request' | 'step',
     method: string,
-    target: string,
+    name: string,
     outcome: string,
     errorType: string | undefined,
   ): void {
+    const target = this.#targets.label(method, name);
     const key = `${mode}\u0000${method}\u0000${target}\u0000${outcome}\u0000${errorType ?? ''}`;
     const attributes = this.#attributes.get(key, () => ({
       [ATTR.method]: method,
@@ -139,14 +146,16 @@ export class BatonMetrics {
     (mode === 'step' ? this.#step : this.#round).record(seconds, attributes);
   }
 
-  flowStarted(method: string, target: string): void {
+  flowStarted(method: string, name: string): void {
+    const target = this.#targets.label(method, name);
     this.#flowStarted.add(
       1,
       this.#attributes.get(`start\u0000${method}\u0000${target}`, () => this.#target(method, target)),
     );
   }
 
-  flowEnded(method: string, target: string, how: FlowEnd): void {
+  flowEnded(method: string, name: string, how: FlowEnd): void {
+    const target = this.#targets.label(method, name);
     const attributes = this.#attributes.get(`end\u0000${method}\u0000${target}\u0000${how}`, () => ({
       ...this.#target(method, target),
       [ATTR.flowOutcome]: how,
@@ -165,7 +174,8 @@ export class BatonMetrics {
     this.#stateSize.record(length);
   }
 
-  taskStatus(status: string, tool: string): void {
+  taskStatus(status: string, name: string): void {
+    const tool = this.#targets.label('tools/call', name);
     const attributes = this.#attributes.get(`task\u0000${status}\u0000${tool}`, () => ({
       [ATTR.taskStatus]: status,
       [ATTR.toolName]: tool,

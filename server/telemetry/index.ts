@@ -9,3 +9,5 @@ export { RoundTrace, type RoundStart, type RoundEnd } from './round-trace.js';
 export { extractContext, encodeFlowContext, decodeFlowContext, type FlowTraceContext } from './trace-context.js';
 export { tracedLogger, type LoggerLike } from './traced-logger.js';
 export { ATTR } from './attribute-names.js';
+export { TargetLabels, UNKNOWN_TARGET, MAX_TARGET_NAMES, type TargetCatalogue } from './target-labels.js';
+export { requestIdForTelemetry, MAX_REQUEST_ID_LENGTH, SHORTENED_MARK } from './request-id.js';

@@ -22,6 +22,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import { ATTR } from './attribute-names.js';
+import { requestIdForTelemetry } from './request-id.js';
 import type { Telemetry } from './telemetry.js';
 import { extractContext, type FlowTraceContext } from './trace-context.js';
 
@@ -41,14 +42,25 @@ export interface RequestStart {
 export interface RequestEnd {
   /** The JSON-RPC error code, when it was answered with one. */
   errorCode?: number;
-  errorMessage?: string;
   /** `resultType` of a result (complete, input_required, task), and whether it was a tool error. */
   resultType?: string;
   toolError?: boolean;
 }
 
+/** JSON-RPC 2.0's names for its own codes (section 5.1): a span's status description, never the message sent. */
+const STANDARD_MESSAGES: Readonly<Record<number, string>> = {
+  [-32700]: 'Parse error',
+  [-32600]: 'Invalid Request',
+  [-32601]: 'Method not found',
+  [-32602]: 'Invalid params',
+  [-32603]: 'Internal error',
+};
+
 export class RequestTelemetry {
-  /** The tool, prompt or resource the request ran, once the engine knows it is in the catalogue. */
+  /**
+   * The tool, prompt or resource the request ran, once the engine knows it is in the catalogue:
+   * its catalogue name (a resource's template, never the URI read), as RoundTrace labels it.
+   */
   target: string | undefined;
   readonly #telemetry: Telemetry;
   readonly #tracer: Tracer | undefined;
@@ -128,8 +140,10 @@ export class RequestTelemetry {
     if (errorType !== undefined) {
       span.setAttribute(ATTR.errorType, errorType);
       if (end.errorCode !== undefined) span.setAttribute(ATTR.rpcStatusCode, String(end.errorCode));
-      // semconv: ERROR with the JSON-RPC message; a tool error is the tool's answer, its text is not ours to copy.
-      span.setStatus({ code: SpanStatusCode.ERROR, ...(end.errorMessage ? { message: end.errorMessage } : {}) });
+      // A tool error is the tool's answer, and a JSON-RPC message may quote the client ("Unknown
+      // tool: …", "Method not found: …"): the description is the code's standard name, or none.
+      const message = end.errorCode === undefined ? undefined : STANDARD_MESSAGES[end.errorCode];
+      span.setStatus({ code: SpanStatusCode.ERROR, ...(message ? { message } : {}) });
     }
     span.end();
   }
@@ -146,7 +160,7 @@ export class RequestTelemetry {
       attributes[named] = target;
       if (method === 'tools/call') attributes[ATTR.operationName] = 'execute_tool';
     }
-    if (id !== null && id !== undefined) attributes[ATTR.requestId] = String(id);
+    if (id !== null && id !== undefined) attributes[ATTR.requestId] = requestIdForTelemetry(id);
     const meta = this.#start.meta as Record<string, unknown> | undefined;
     const version = meta?.['io.modelcontextprotocol/protocolVersion'];
     // A version this server speaks, or nothing: the field is the client's text.

@@ -19,6 +19,7 @@ import { decodeFlowContext, encodeFlowContext, type FlowTraceContext } from './t
 export interface RoundStart {
   mode: 'request' | 'step';
   method: string;
+  /** The catalogue's name: a tool's or prompt's name, a resource's registered URI or template. */
   target: string;
   /** The request this round runs in (mode `request`). */
   request?: RequestTelemetry | undefined;
@@ -57,9 +58,11 @@ export class RoundTrace {
   /** A record of one round, or undefined when telemetry is off. */
   static begin(telemetry: Telemetry | undefined, start: RoundStart): RoundTrace | undefined {
     if (!telemetry || (!start.request && !telemetry.active)) return undefined;
+    // Span names and labels come from the catalogue's closed set, never from a client's text.
+    const target = telemetry.targets.label(start.method, start.target);
     // The request now runs a target of the catalogue: its span and metrics may name it.
-    if (start.request) start.request.target = start.target;
-    return new RoundTrace(telemetry, start);
+    if (start.request) start.request.target = target;
+    return new RoundTrace(telemetry, target === start.target ? start : { ...start, target });
   }
 
   /** The presented state opened: its sealed trace context (claim 11), its length and round number. */

@@ -13,6 +13,7 @@ import {
   type TracerProvider,
 } from '@opentelemetry/api';
 import { BatonMetrics } from './baton-metrics.js';
+import { TargetLabels, type TargetCatalogue } from './target-labels.js';
 
 /** The instrumentation scope every span and metric names (OpenTelemetry: tracer and meter name). */
 export const INSTRUMENTATION_NAME = 'baton-mcp';
@@ -40,6 +41,8 @@ export class Telemetry {
   readonly instanceId: string | undefined;
   /** Undefined when no meter provider is registered: nothing is recorded, nothing is built. */
   readonly metrics: BatonMetrics | undefined;
+  /** The closed set of target names metrics and span names may carry (target-labels.ts). */
+  readonly targets = new TargetLabels();
   readonly #version: string | undefined;
   readonly #tracerProvider: TracerProvider | undefined;
   #tracer: Tracer | undefined;
@@ -49,7 +52,7 @@ export class Telemetry {
     this.#version = options.version;
     this.#tracerProvider = options.tracerProvider;
     const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, options.version);
-    this.metrics = meter === createNoopMeter() ? undefined : new BatonMetrics(meter);
+    this.metrics = meter === createNoopMeter() ? undefined : new BatonMetrics(meter, this.targets);
   }
 
   /**
@@ -66,6 +69,11 @@ export class Telemetry {
     // Kept once found, as OpenTelemetry's own ProxyTracer keeps its delegate.
     if (tracer) this.#tracer = tracer;
     return tracer;
+  }
+
+  /** Names the catalogue: a target outside it is recorded as `unknown`. */
+  useCatalogue(catalogue: TargetCatalogue): void {
+    this.targets.useCatalogue(catalogue);
   }
 
   /** Whether a request needs a telemetry record at all. */

@@ -22,6 +22,11 @@ export interface FlowDefinition extends FlowOptions {
   /** The MCP method the flow answers (`tools/call`, `prompts/get`, `resources/read`). */
   method: string;
   name: string;
+  /**
+   * The catalogue's name for it when `name` is the client's text: a resource read's registered
+   * URI or template. Telemetry records this, never `name` (docs/observability.md).
+   */
+  catalogueName?: string;
   /** A plain XState v5 machine; its input is the request's arguments. */
   machine: AnyStateMachine;
 }

@@ -76,6 +76,11 @@ export class ResourceRegistry {
     return entry?.kind === 'template' ? entry : undefined;
   }
 
+  /** Whether `key` is a registered resource URI or template, exactly as the catalogue names it. */
+  defines(key: string): boolean {
+    return this.#catalogue.get(key) !== undefined;
+  }
+
   resolve(uri: string): ResolvedResource | undefined {
     const fixed = this.#resources.get(uri);
     if (fixed) return { definition: fixed, input: { uri } };

@@ -127,12 +127,14 @@ export class FlowEngine {
       ? RoundTrace.begin(this.#telemetry, {
           mode: 'request',
           method: flow.method,
-          target: flow.name,
+          target: flow.catalogueName ?? flow.name,
           request: call.trace,
         })
       : undefined;
     const resumed = call.requestState === undefined ? undefined : this.#resume(call, binding, trace);
-    if (call.requestState === undefined) this.#telemetry?.metrics?.flowStarted(flow.method, flow.name);
+    if (call.requestState === undefined) {
+      this.#telemetry?.metrics?.flowStarted(flow.method, flow.catalogueName ?? flow.name);
+    }
     // Starting the actor runs entry actions and invoked work; none of it is for a client already gone.
     if (call.signal?.aborted) return { kind: 'aborted' };
     if (!resumed?.claims.singleUse) return this.#runRound(call, binding, resumed, trace);

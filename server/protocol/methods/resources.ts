@@ -52,8 +52,10 @@ export function resourcesReadMethod(
       // Not found is -32602 with the URI in data, never an empty contents array (spec, resources).
       if (!resolved) throw invalidParams('Resource not found', { uri });
       const { definition, input } = resolved;
+      // The URI read is the client's text; telemetry names the resource or template it matched.
+      const catalogueName = definition.kind === 'template' ? definition.uriTemplate : definition.uri;
       return runFlowRound(engine, context, {
-        flow: { ...definition, method: 'resources/read', name: uri },
+        flow: { ...definition, method: 'resources/read', name: uri, catalogueName },
         arguments: input,
         finish: (outcome) => {
           if (outcome.kind === 'failed') throw new ProtocolError(ErrorCode.InternalError, 'Internal error');
