@@ -28,6 +28,7 @@ import {
   type RequestId,
 } from '../protocol/index.js';
 import { LegacyStdio } from './legacy-stdio.js';
+import { requestIdForTelemetry } from '../telemetry/index.js';
 import { LineSplitter, type Line } from './line-splitter.js';
 import { STDIO_PRINCIPAL } from './stdio-principal.js';
 
@@ -114,7 +115,7 @@ export function serveStdio(options: StdioOptions): StdioConnection {
     if (id !== undefined) {
       if (inFlight.has(id)) {
         // Answering with this id would be read as the answer to the request already running.
-        logger.warn('stdio_duplicate_id', { id });
+        logger.warn('stdio_duplicate_id', { id: requestIdForTelemetry(id) });
         write(errorResponse(undefined, invalidRequest('a request with this id is still in flight')));
         return;
       }
@@ -153,7 +154,7 @@ export function serveStdio(options: StdioOptions): StdioConnection {
     if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
     const controller = inFlight.get(requestId);
     if (!controller) return;
-    logger.info('stdio_request_cancelled', { id: requestId });
+    logger.info('stdio_request_cancelled', { id: requestIdForTelemetry(requestId) });
     controller.abort(new Error('cancelled by the client'));
   }
 
