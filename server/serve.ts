@@ -79,7 +79,9 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
   const security = securityOptions(effective);
   await checkSingleUseGuard({ ...security, ...definedFields({ replayGuard: options.replayGuard }) }, logger);
   // Before the server is built: its instruments bind to the meter provider registered then.
-  const sdk = options.telemetry ? undefined : await startTelemetrySdk(config.telemetry, options.env ?? process.env);
+  const sdk = options.telemetry
+    ? undefined
+    : await startTelemetrySdk(config.telemetry, options.env ?? process.env, undefined, warn);
   const tasks = options.tasks
     ? { tasks: options.tasks }
     : taskOptions(config, options.tools, () => warn('tasks_in_memory', TASKS_IN_MEMORY_WARNING));

@@ -203,7 +203,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       traces: tracesAsked(env),
       ...definedFields({
         metricsPort,
-        metricsHost: metricsPort === undefined ? undefined : env.BATON_METRICS_HOST || host,
+        // Not HOST: serving MCP on all interfaces must not expose the unauthenticated scrape too.
+        metricsHost: metricsPort === undefined ? undefined : env.BATON_METRICS_HOST || '127.0.0.1',
       }),
     },
     perCallerLimits: limitsFromEnvironment(env),

@@ -8,13 +8,33 @@
  * are missing (docs/observability.md, "Turning it on").
  */
 import { ConfigurationError } from '../engine/index.js';
+import { isLoopbackHost } from '../http/index.js';
 
 export interface TelemetrySettings {
   /** Spans go to the exporter OTEL_* names. */
   traces: boolean;
   /** Metrics are served for Prometheus at http://<metricsHost>:<metricsPort>/metrics. */
   metricsPort?: number;
+  /** Default 127.0.0.1: the scrape has no authentication, so only BATON_METRICS_HOST widens it (never HOST). */
   metricsHost?: string;
+}
+
+/** Says a start-up warning (serve.ts: a banner on stderr, or one `warn` event to the caller's logger). */
+export type Warn = (event: string, banner: string) => void;
+
+/** The warning for a metrics listener beyond loopback, or undefined when it stays on loopback. */
+export function metricsExposedWarning(host: string, port: number): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return [
+    '',
+    '################################################################################',
+    `#  WARNING: metrics are served on ${host}:${port} (BATON_METRICS_HOST).`,
+    '#  The scrape has no authentication: anyone who can reach this address reads',
+    "#  every tool's call counts and durations. Keep it on a private network, or",
+    '#  unset BATON_METRICS_HOST to serve on 127.0.0.1. See docs/security.md.',
+    '################################################################################',
+    '',
+  ].join('\n');
 }
 
 export interface TelemetrySdk {
@@ -58,6 +78,7 @@ export async function startTelemetrySdk(
   settings: TelemetrySettings,
   env: NodeJS.ProcessEnv = process.env,
   importer: Importer = importPackage,
+  warn: Warn = (_event, banner) => void process.stderr.write(`${banner}\n`),
 ): Promise<TelemetrySdk | undefined> {
   if (!settings.traces && settings.metricsPort === undefined) return undefined;
   const why = settings.traces ? 'OTEL_* asks for traces' : 'BATON_METRICS_PORT is set';
@@ -80,6 +101,8 @@ export async function startTelemetrySdk(
       );
     }
     metricsUrl = `http://${host.includes(':') ? `[${host}]` : host}:${settings.metricsPort}/metrics`;
+    const exposed = metricsExposedWarning(host, settings.metricsPort);
+    if (exposed) warn('metrics_exposed', exposed);
   }
   const named = Boolean(env.OTEL_SERVICE_NAME) || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   const sdk = new NodeSDK({

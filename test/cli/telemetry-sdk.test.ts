@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { configFromEnvironment } from '../../server/cli/config.js';
 import { serveCommand } from '../../server/cli/serve-command.js';
-import { SDK_PACKAGES, startTelemetrySdk, tracesAsked } from '../../server/cli/telemetry-sdk.js';
+import { metricsExposedWarning, SDK_PACKAGES, startTelemetrySdk, tracesAsked } from '../../server/cli/telemetry-sdk.js';
 import { ConfigurationError } from '../../server/engine/index.js';
 
 describe('telemetry settings of baton serve', () => {
@@ -21,10 +21,11 @@ describe('telemetry settings of baton serve', () => {
 
   it('reads BATON_METRICS_PORT and its host, and refuses a port it cannot use', () => {
     expect(configFromEnvironment({}).telemetry).to.deep.equal({ traces: false });
+    // HOST opens the MCP port only: the unauthenticated scrape stays on loopback.
     expect(configFromEnvironment({ BATON_METRICS_PORT: '9464', HOST: '0.0.0.0' }).telemetry).to.deep.equal({
       traces: false,
       metricsPort: 9464,
-      metricsHost: '0.0.0.0',
+      metricsHost: '127.0.0.1',
     });
     expect(
       configFromEnvironment({ BATON_METRICS_PORT: '9464', BATON_METRICS_HOST: '10.0.0.5' }).telemetry.metricsHost,
@@ -45,6 +46,54 @@ describe('telemetry settings of baton serve', () => {
     });
     expect(sdk).to.equal(undefined);
     expect(asked).to.deep.equal([]);
+  });
+
+  it('serves metrics on loopback unless BATON_METRICS_HOST says otherwise, and warns when it does', async () => {
+    const listened: string[] = [];
+    const fakes: Record<string, unknown> = {
+      '@opentelemetry/sdk-node': {
+        NodeSDK: class {
+          start() {}
+          async shutdown() {}
+        },
+      },
+      '@opentelemetry/exporter-prometheus': {
+        PrometheusExporter: class {
+          readonly host: string;
+          constructor(options: { host: string }) {
+            this.host = options.host;
+          }
+          async startServer() {
+            listened.push(this.host);
+          }
+        },
+      },
+    };
+    const importer = async (name: string) => fakes[name];
+    const start = async (env: NodeJS.ProcessEnv) => {
+      const warnings: string[] = [];
+      const settings = configFromEnvironment({ BATON_METRICS_PORT: '9464', ...env }).telemetry;
+      const sdk = await startTelemetrySdk(settings, {}, importer, (event) => warnings.push(event));
+      return { url: sdk?.metricsUrl, warnings };
+    };
+    expect(await start({ HOST: '0.0.0.0' })).to.deep.equal({ url: 'http://127.0.0.1:9464/metrics', warnings: [] });
+    expect(await start({ BATON_METRICS_HOST: '::1' })).to.deep.equal({
+      url: 'http://[::1]:9464/metrics',
+      warnings: [],
+    });
+    expect(await start({ BATON_METRICS_HOST: '0.0.0.0' })).to.deep.equal({
+      url: 'http://0.0.0.0:9464/metrics',
+      warnings: ['metrics_exposed'],
+    });
+    expect((await start({ BATON_METRICS_HOST: '10.0.0.5' })).warnings).to.deep.equal(['metrics_exposed']);
+    expect(listened).to.deep.equal(['127.0.0.1', '::1', '0.0.0.0', '10.0.0.5']);
+  });
+
+  it('names the exposure in its warning banner only beyond loopback', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) {
+      expect(metricsExposedWarning(host, 9464), host).to.equal(undefined);
+    }
+    expect(metricsExposedWarning('0.0.0.0', 9464)).to.include('0.0.0.0:9464');
   });
 
   it('names the packages to install when the SDK is missing', async () => {
