@@ -115,6 +115,6 @@ export class ToolRegistry {
    * without a `maxLength` are bounded too (overlong-arguments.ts).
    */
   checkArguments(tool: ToolDefinition, args: unknown): string | undefined {
-    return this.#validator.check(tool.inputSchema, args) ?? overlongArgument(tool.inputSchema, args);
+    return this.#validator.check(tool.inputSchema, args, 'arguments') ?? overlongArgument(tool.inputSchema, args);
   }
 }
