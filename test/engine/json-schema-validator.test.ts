@@ -89,4 +89,3 @@ describe('format in flows and tool calls', () => {
     expect(registry.checkArguments(tool, {})).to.match(/^arguments must have required property 'email'/);
   });
 });
-
