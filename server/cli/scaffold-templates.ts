@@ -108,9 +108,11 @@ export const tools: ToolDefinition[] = [
 function ownRange(name: string): string {
   const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
     devDependencies?: Record<string, string>;
   };
-  const range = manifest.dependencies?.[name] ?? manifest.devDependencies?.[name];
+  // A peer's range first: the project must install an xstate inside the window Baton declares.
+  const range = manifest.peerDependencies?.[name] ?? manifest.dependencies?.[name] ?? manifest.devDependencies?.[name];
   if (!range) throw new Error(`package.json lists no ${name}`);
   return range;
 }

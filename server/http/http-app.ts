@@ -37,6 +37,8 @@ export interface HttpAppOptions {
   routers?: Router[];
   /** Requests one instance works on at once before answering 503 (256). */
   maxConcurrentRequests?: number;
+  /** Of those, what one caller may hold before answering 429 (a quarter: concurrency-limit.ts). */
+  maxConcurrentRequestsPerClient?: number;
   /** Time a client has to send the whole body once the headers arrived (10 s), else 408. */
   bodyTimeoutMs?: number;
   /** Serves RFC 9728 metadata and names it in 401 challenges (set together with `authenticate`). */
@@ -66,7 +68,7 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const app = new SelfAnsweringKoa(isEndpointPost);
   if (!app.selfAnswering) {
     options.logger.warn('koa_handle_request_unrecognised', {
-      message: "this Koa's handleRequest is not the one Baton was tested with: every request takes Koa's own",
+      message: `${app.overrideProblem}: every request takes Koa's own handleRequest (docs/xstate.md, "Upgrading XState and Koa")`,
     });
   }
   const router = new Router();
@@ -81,7 +83,10 @@ export function createHttpApp(options: HttpAppOptions): Koa {
   const authenticate = authenticateOrChallenge(options.authenticate ?? (() => ANONYMOUS), challenge);
 
   const endpoint = mcpEndpoint({
-    gate: new ConcurrencyGate(options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS),
+    gate: new ConcurrencyGate(
+      options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS,
+      ...(options.maxConcurrentRequestsPerClient ? [options.maxConcurrentRequestsPerClient] : []),
+    ),
     bodyTimeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
     dispatcher: options.dispatcher,
     authenticate,

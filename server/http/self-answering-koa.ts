@@ -14,18 +14,30 @@
  * such a request throws still goes to `ctx.onerror`, as in Koa. Every other request (the docs,
  * the health check, the 405s, a 2025-11-25 GET or DELETE) goes through Koa's own `handleRequest`.
  *
- * `handleRequest` is Koa's own (marked private): it is replaced only where it still is what this
- * was written against (the Koa 3 one that attaches `onFinished` and then runs the middleware);
- * otherwise every request takes Koa's path and `selfAnswering` is false, which a test asserts.
+ * `handleRequest` is Koa's own (marked private): it is replaced only on a Koa inside TESTED_KOA
+ * whose handleRequest is still what this was written against (the Koa 3 one that attaches
+ * `onFinished` and then runs the middleware); otherwise every request takes Koa's path and
+ * `selfAnswering` is false, which a test asserts.
  */
 import Koa, { type Context } from 'koa';
+import { installedVersion, outsideWindow, type VersionWindow } from '../engine/version-window.js';
 
 type ComposedMiddleware = (ctx: Context) => Promise<unknown>;
 
-/** Koa's handleRequest as this file knows it: (ctx, fnMiddleware), finishing via on-finished. */
-function koaHandlesRequestAsExpected(): boolean {
+/** The Koa versions the override was tested with (package.json's `koa` range says the same). */
+export const TESTED_KOA: VersionWindow = ['3.3.0', '3.4.0'];
+
+/**
+ * Why Koa's handleRequest may not be replaced here, or undefined when it may: the installed Koa
+ * is one this was tested with, and its handleRequest is still (ctx, fnMiddleware), finishing via
+ * on-finished.
+ */
+export function koaOverrideProblem(version = installedVersion('koa')): string | undefined {
+  const untested = outsideWindow('koa', version, TESTED_KOA);
+  if (untested) return untested;
   const own = (Koa.prototype as unknown as { handleRequest?: unknown }).handleRequest;
-  return typeof own === 'function' && own.length === 2 && /\bonFinished\(/.test(own.toString());
+  const expected = typeof own === 'function' && own.length === 2 && /\bonFinished\(/.test(own.toString());
+  return expected ? undefined : "this Koa's handleRequest is not the one Baton was tested with";
 }
 
 /** Thrown into ctx.onerror (a 500, and app's 'error') when a self-answering request was left unanswered. */
@@ -37,8 +49,10 @@ export class UnansweredRequestError extends Error {
 }
 
 export class SelfAnsweringKoa extends Koa {
+  /** Why Koa's handleRequest is not replaced here, if it is not (then every request takes Koa's own). */
+  readonly overrideProblem = koaOverrideProblem();
   /** Whether Koa's handleRequest could be replaced here (false: every request takes Koa's own). */
-  readonly selfAnswering = koaHandlesRequestAsExpected();
+  readonly selfAnswering = this.overrideProblem === undefined;
   readonly #answersItself: (ctx: Context) => boolean;
 
   /** `answersItself` picks the requests whose middleware always writes the answer to Node itself. */

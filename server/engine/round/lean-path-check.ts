@@ -5,41 +5,25 @@
  * tags, meta and emitted events. Checked once per process, when the first flow engine is made; when
  * either fails, rounds take the public path and the engine logs why.
  */
-import { createRequire } from 'node:module';
 import { StateMachine, assign, createActor, emit, raise, setup, type AnyMachineSnapshot } from 'xstate';
 import { LeanActor } from './xstate-internals/index.js';
+import { installedVersion, outsideWindow, type VersionWindow } from '../version-window.js';
 
-/** The XState versions the lean path was tested with, as [lowest, first not tested). */
-export const TESTED_XSTATE: readonly [string, string] = ['5.33.3', '5.34.0'];
+/** The XState versions the lean path was tested with (package.json's peer range says the same). */
+export const TESTED_XSTATE: VersionWindow = ['5.33.3', '5.34.0'];
 
 /** The own keys of a machine snapshot, in the order XState makes them (persisting depends on it). */
 const SNAPSHOT_KEYS =
   'status,output,error,machine,context,_nodes,value,tags,children,historyValue,matches,hasTag,can,getMeta,toJSON';
 
-/** Compares dotted versions: negative when a is lower. */
-function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[.+-]/).map(Number);
-  const pb = b.split(/[.+-]/).map(Number);
-  for (let i = 0; i < 3; i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
 /** The installed XState's version, as its package.json says. */
 export function installedXStateVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (require('xstate/package.json') as { version: string }).version;
+  return installedVersion('xstate');
 }
 
 /** Why a version is outside the tested range, or undefined when it is inside. */
 export function untestedVersion(version: string): string | undefined {
-  const [lowest, above] = TESTED_XSTATE;
-  if (/-/.test(version) || compareVersions(version, lowest) < 0 || compareVersions(version, above) >= 0) {
-    return `xstate ${version} is outside the versions the lean path was tested with (>=${lowest} <${above})`;
-  }
-  return undefined;
+  return outsideWindow('xstate', version, TESTED_XSTATE);
 }
 
 /**
