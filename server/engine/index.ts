@@ -9,6 +9,14 @@ export {
   type FlowEngineOptions,
 } from './flow/flow-engine.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
+export {
+  FairShare,
+  highWaterMark,
+  lateShare,
+  shareRefusal,
+  type ShareLimits,
+  type ShareRefusal,
+} from './fair-share.js';
 export { Cancellation } from './cancellation.js';
 export { ConfigurationError } from './configuration-error.js';
 export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './state/key-ring.js';
@@ -17,6 +25,7 @@ export { structuralVersion } from './state/structural-version.js';
 export { toToolResult, toolError } from './round/tool-result.js';
 export type { XStatePath } from './round/round-actor.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
+export { installedVersion, outsideWindow, windowRange, type VersionWindow } from './version-window.js';
 export { MemoryReplayGuard, type GuardClaim, type ReplayGuard } from './state/replay-guard.js';
 export { RedisReplayGuard } from './state/redis-replay-guard.js';
 export type { ClientCapabilities, InputRequest } from './mcp-shapes.js';

@@ -20,7 +20,7 @@
  * `selfAnswering` is false, which a test asserts.
  */
 import Koa, { type Context } from 'koa';
-import { installedVersion, outsideWindow, type VersionWindow } from '../engine/version-window.js';
+import { installedVersion, outsideWindow, type VersionWindow } from '../engine/index.js';
 
 type ComposedMiddleware = (ctx: Context) => Promise<unknown>;
 
