@@ -15,6 +15,7 @@ import {
   type EnvironmentConfig,
 } from './cli/config.js';
 import { checkSingleUseGuard, openHostWarning, securityOptions } from './cli/security-options.js';
+import { singleUseWarning } from './cli/single-use-warning.js';
 import { taskOptions } from './cli/task-options.js';
 import { createServer, type BatonOptions, type BatonServer } from './create-server.js';
 import { definedFields, stderrLogger, type KeyRing, type Logger } from './engine/index.js';
@@ -77,7 +78,14 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
     if (openHost) warn('open_host_list', openHost);
   }
   const security = securityOptions(effective);
+  const replayGuard = options.replayGuard ?? security.replayGuard;
   await checkSingleUseGuard({ ...security, ...definedFields({ replayGuard: options.replayGuard }) }, logger);
+  // Said once per cluster (by its first worker), like the other start-up warnings.
+  const perInstance = singleUseWarning(options.tools, {
+    shared: replayGuard !== undefined,
+    oneOfMany: cluster.isWorker || !config.devKey,
+  });
+  if (perInstance && (!cluster.isWorker || cluster.worker?.id === 1)) warn('single_use_per_instance', perInstance);
   // Before the server is built: its instruments bind to the meter provider registered then.
   const sdk = options.telemetry
     ? undefined

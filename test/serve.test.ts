@@ -69,6 +69,27 @@ describe('serve()', () => {
     expect(quiet.named('tasks_in_memory')).to.have.length(0);
   });
 
+  it('warns that single use is per instance when it was given keys and has no shared guard', async () => {
+    const once = defineTool({ ...hello, name: 'once', singleUse: true });
+    const keys = { BATON_KEYS: generateKeyEntry('k1') };
+    const log = recordingLogger();
+    serving = await serve({ tools: [hello, once], port: 0, env: keys, logger: log.logger });
+    expect(log.named('single_use_per_instance')).to.have.length(1);
+    expect(log.named('single_use_per_instance')[0]!.fields!.message).to.include('Tools: once');
+    await serving.close();
+    // A lone development server (no keys), or tools without single use, say nothing.
+    for (const [tools, env] of [
+      [[hello, once], {}],
+      [[hello], keys],
+    ] as const) {
+      const quiet = recordingLogger();
+      serving = await serve({ tools: [...tools], port: 0, env, logger: quiet.logger });
+      expect(quiet.named('single_use_per_instance')).to.have.length(0);
+      await serving.close();
+    }
+    serving = undefined;
+  });
+
   it('takes its settings from the environment as `baton serve` does: the key, tokens, limits', async () => {
     const log = recordingLogger();
     serving = await serve({
