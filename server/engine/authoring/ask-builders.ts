@@ -5,6 +5,7 @@
  */
 import { askForm, askRoots, askSampling, askUrl } from './input-states.js';
 import type { QuestionSpec } from './question-specs.js';
+import { questionOf } from './question-states.js';
 
 /** Any XState setup: what the types below read a machine config's shape from. */
 export interface MachineSetup {
@@ -74,16 +75,18 @@ export type AskBuilders<S extends MachineSetup, TQuestions> = {
   [K in keyof TQuestions & string]: AskFor<S, K, TQuestions[K]>;
 };
 
-/** The builders at run time: each writes the state node the ask… helper of its kind writes. */
+/**
+ * The builders at run time: each writes the state node the ask… helper of its kind writes, the
+ * same node a plain question state becomes in `createMachine` (question-states.ts).
+ */
 export function askBuilders(questions: Record<string, QuestionSpec>): Record<string, (handlers: any) => unknown> {
   const builders: Record<string, (handlers: any) => unknown> = {};
-  for (const [key, question] of Object.entries(questions)) {
+  for (const [key, spec] of Object.entries(questions)) {
+    const question = questionOf(key, spec);
     builders[key] = (handlers) => {
-      if (question.kind === 'form') {
-        return askForm({ ...question, notSecret: question.notSecret && [...question.notSecret], key, ...handlers });
-      }
-      if (question.kind === 'url') return askUrl({ ...question, key, ...handlers });
-      if (question.kind === 'sampling') return askSampling({ ...question, key, ...handlers });
+      if (question.kind === 'form') return askForm({ ...question, ...handlers });
+      if (question.kind === 'url') return askUrl({ ...question, ...handlers });
+      if (question.kind === 'sampling') return askSampling({ ...question, ...handlers });
       return askRoots({ key, ...handlers });
     };
   }

@@ -73,6 +73,17 @@ type EventsFor<K extends string, Q> = Q extends { kind: 'form' | 'url' }
     : | { type: `answer.${K}.result`; roots: Array<{ uri: string; name?: string }> }
       | { type: `answer.${K}.unsupported` };
 
+/**
+ * The answer events a state asking each question must handle, by key: accept, decline and
+ * cancel for a form or URL question (declining is an ordinary outcome), the result otherwise.
+ * The start-up checks refuse a question state without them; the typed config says so sooner.
+ */
+export type AnswersNeeded<TQuestions> = {
+  [K in keyof TQuestions & string]: TQuestions[K] extends { kind: 'form' | 'url' }
+    ? `answer.${K}.${'accept' | 'decline' | 'cancel'}`
+    : `answer.${K}.result`;
+};
+
 /** Every event the machine can receive from the answers to `TQuestions`. */
 export type AnswerEventsOf<TQuestions> = Values<{ [K in keyof TQuestions & string]: EventsFor<K, TQuestions[K]> }>;
 

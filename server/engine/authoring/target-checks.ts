@@ -1,7 +1,8 @@
 /**
  * Type-level checks on a machine config that XState's own types leave open: every transition
- * target names a sibling state (`'done'`), a child (`'.child'`) or an id (`'#id'`), and every
- * `on` key is an event the machine can receive. A misspelling turns the config's type at that
+ * target names a sibling state (`'done'`), a child (`'.child'`) or an id (`'#id'`), every `on`
+ * key is an event the machine can receive, and a question state (`meta: { 'baton.input': { key } }`)
+ * names a declared question, carries the `baton.input` tag and handles that question's answers. A misspelling turns the config's type at that
  * spot into a sentence naming it and the nearest valid name (closest-name.ts), so `tsc` points at
  * the line and its first words say what to write instead:
  *
@@ -72,29 +73,79 @@ type CheckAsked<N, TTarget extends string, T extends Targets> = [Exclude<TTarget
   ? N
   : TargetError<Exclude<TTarget, T['allowed']>, T>;
 
-type CheckConfigNode<N, T extends Targets, TEventType extends string> = {
+/** The tag that marks an input state, as a plain config must spell it (input-states.ts). */
+type InputTag = 'baton.input';
+type HasInputTag<N> = N extends { tags: infer Tags }
+  ? InputTag extends (Tags extends readonly (infer Tag)[] ? Tag : Tags)
+    ? true
+    : false
+  : false;
+type HandledEvents<N> = N extends { on: infer O } ? keyof O & string : never;
+
+/**
+ * What is wrong with a question state asking `K`, as sentences (never when nothing is): it
+ * needs the tag the engine finds input states by, and a transition for each answer.
+ */
+type QuestionStateError<N, K extends string, TAsk> =
+  HasInputTag<N> extends false
+    ? `the state asking '${K}' needs tags: ['${InputTag}']`
+    : Exclude<TAsk[K & keyof TAsk] & string, HandledEvents<N>> extends infer Missing extends string
+      ? [Missing] extends [never]
+        ? never
+        : `the state asking '${K}' does not handle '${Missing}'`
+      : never;
+
+/**
+ * `meta['baton.input']` of a question state: `{ key }` names a question declared in
+ * `toolSetup({ questions })`; every error is reported on the key, so `tsc` points at that line.
+ * A question written out whole (kind, message, …: plain `setup()` machines, JSON) is the engine's
+ * to check at start-up.
+ */
+type CheckQuestionRef<N, Q, TAsk> = Q extends { key: infer K extends string }
+  ? Q extends { kind: string }
+    ? Q
+    : K extends keyof TAsk
+      ? [QuestionStateError<N, K, TAsk>] extends [never]
+        ? Q
+        : { [P in keyof Q]: P extends 'key' ? QuestionStateError<N, K, TAsk> : Q[P] }
+      : { [P in keyof Q]: P extends 'key' ? QuestionKeyError<K, keyof TAsk & string> : Q[P] }
+  : Q;
+type QuestionKeyError<
+  K extends string,
+  TKeys extends string,
+> = `no question '${K}' is declared: did you mean '${ClosestName<K, TKeys>}'?`;
+
+// The meta key is the tag's name (INPUT_META and INPUT_TAG, input-states.ts).
+type CheckMeta<N, M, TAsk> = M extends { 'baton.input': infer Q }
+  ? { [P in keyof M]: P extends InputTag ? CheckQuestionRef<N, Q, TAsk> : M[P] }
+  : M;
+
+type CheckConfigNode<N, T extends Targets, TEventType extends string, TAsk> = {
   [K in keyof N]: K extends 'on'
     ? CheckOn<N[K], T, TEventType>
-    : K extends 'after'
-      ? { [D in keyof N[K]]: CheckTransition<N[K][D], T> }
-      : K extends 'always' | 'onDone'
-        ? CheckTransition<N[K], T>
-        : K extends 'invoke'
-          ? CheckInvoke<N[K], T>
-          : K extends 'states'
-            ? { [S in keyof N[K]]: CheckNode<N[K][S], keyof N[K] & string, TEventType> }
-            : N[K];
+    : K extends 'meta'
+      ? CheckMeta<N, N[K], TAsk>
+      : K extends 'after'
+        ? { [D in keyof N[K]]: CheckTransition<N[K][D], T> }
+        : K extends 'always' | 'onDone'
+          ? CheckTransition<N[K], T>
+          : K extends 'invoke'
+            ? CheckInvoke<N[K], T>
+            : K extends 'states'
+              ? { [S in keyof N[K]]: CheckNode<N[K][S], keyof N[K] & string, TEventType, TAsk> }
+              : N[K];
 };
 
 /** `N` with each target and event key narrowed to what may stand there. */
-type CheckNode<N, Siblings extends string, TEventType extends string> =
+type CheckNode<N, Siblings extends string, TEventType extends string, TAsk> =
   N extends AskedState<infer TTarget>
     ? CheckAsked<N, TTarget, TargetsOf<N, Siblings>>
-    : CheckConfigNode<N, TargetsOf<N, Siblings>, TEventType>;
+    : CheckConfigNode<N, TargetsOf<N, Siblings>, TEventType, TAsk>;
 
 /**
  * The parameter type of `createMachine` for a config inferred as `TConfig` (`TBase` is XState's
- * own config type, `TConfig`'s constraint):
+ * own config type, `TConfig`'s constraint; `TAsk` maps each declared question's key to the answer
+ * events its state must handle):
  *
  * - a conditional rather than `TConfig & CheckNode<TConfig>`: a literal target intersected with
  *   its error sentence is `never`, and the sentence would be lost from the message;
@@ -104,8 +155,13 @@ type CheckNode<N, Siblings extends string, TEventType extends string> =
  *   whose only key is misspelled), the config is checked against XState's types, whose error
  *   names the key.
  */
-export type CheckedConfig<TConfig, TBase, TEventType extends string> = TBase extends TConfig
+export type CheckedConfig<
+  TConfig,
+  TBase,
+  TEventType extends string,
+  TAsk = Record<never, never>,
+> = TBase extends TConfig
   ? TConfig
-  : [TConfig] extends [CheckNode<TConfig, never, TEventType>]
+  : [TConfig] extends [CheckNode<TConfig, never, TEventType, TAsk>]
     ? TConfig
-    : NoInfer<CheckNode<TConfig, never, TEventType>>;
+    : NoInfer<CheckNode<TConfig, never, TEventType, TAsk>>;

@@ -2,8 +2,11 @@
  * `toolSetup`: XState's `setup` for a tool, with the tool's own types bound in. Declare the
  * questions once (by key, each with its schema) and the input schema; then
  *
- * - `ask.<key>({ onAccept, onDecline })` builds the input state, and `event.content` in its
- *   handlers is typed from the question's schema;
+ * - a state asks a question as plain data, `{ tags: ['baton.input'], meta: { 'baton.input':
+ *   { key } }, on: { 'answer.<key>.accept': …, … } }` (question-states.ts), and `event.content`
+ *   in its `answer.<key>.accept` handler is typed from the question's schema;
+ * - `ask.<key>({ onAccept, onDecline })` builds the same state at run time, from a call that
+ *   XState's tooling cannot read inside;
  * - `createMachine` types `input` from `inputSchema`, checks every target and event name
  *   (target-checks.ts), and supplies the root `output` (the final state's output is the result);
  * - `defineTool` takes the schemas from here, so nothing is written twice.
@@ -25,7 +28,8 @@ import {
   type Values,
 } from 'xstate';
 import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
-import type { AnswerEventsOf, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
+import type { AnswerEventsOf, AnswersNeeded, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
+import { withDeclaredQuestions } from './question-states.js';
 import type { CheckedConfig } from './target-checks.js';
 import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
 
@@ -120,11 +124,12 @@ export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType ext
   /** One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`. */
   ask: AskBuilders<S, TQuestions>;
   /**
-   * XState's `createMachine`, with targets and event names checked and the root `output`
-   * supplied (the final state's output becomes the tool result) unless the config gives one.
+   * XState's `createMachine`, with targets, event names and question states checked, each
+   * question state given its declared question, and the root `output` supplied (the final
+   * state's output becomes the tool result) unless the config gives one.
    */
   createMachine<const TConfig extends ConfigOf<S>>(
-    config: CheckedConfig<TConfig, ConfigOf<S>, TEventType>,
+    config: CheckedConfig<TConfig, ConfigOf<S>, TEventType, AnswersNeeded<TQuestions>>,
   ): ReturnType<S['createMachine']>;
   /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
   defineTool(
@@ -167,7 +172,11 @@ export function toolSetup<
   return {
     ...base,
     ask: askBuilders(questions as Record<string, QuestionSpec>) as never,
-    createMachine: (config: object) => base.createMachine({ output: rootOutput, ...config } as never) as never,
+    createMachine: (config: object) =>
+      base.createMachine({
+        output: rootOutput,
+        ...withDeclaredQuestions(config, questions as Record<string, QuestionSpec>),
+      } as never) as never,
     defineTool: (tool: Omit<ToolSpec, 'inputSchema'>) =>
       defineTool({
         ...tool,

@@ -73,5 +73,22 @@ describe('toolSetup', () => {
         );
       }
     });
+
+    it("reports a plain question state's wrong key, missing tag or missing answer in one short sentence", () => {
+      const questionLines = marked.filter((line) =>
+        /question key in a plain|without the baton.input tag|does not handle a decline/.test(lines[line - 1]!),
+      );
+      expect(questionLines).to.have.length(3);
+      for (const line of questionLines) {
+        const [error, ...others] = diagnostics.filter((d) => d.line === line);
+        expect(others, `line ${line + 1}`).to.be.empty;
+        expect(error!.text, `line ${line + 1}`).not.to.include('\n');
+        expect(error!.text.length, `line ${line + 1}: ${error!.text}`).to.be.at.most(160);
+        // The sentence names the question and what is wrong with its state.
+        expect(error!.text, `line ${line + 1}`).to.match(
+          /'"(no question 'confrim' is declared: did you mean 'confirm'\?|the state asking 'confirm' (needs tags: \['baton\.input'\]|does not handle 'answer\.confirm\.decline'))"'\.$/,
+        );
+      }
+    });
   });
 });

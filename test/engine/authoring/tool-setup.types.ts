@@ -1,6 +1,7 @@
 /**
  * Type-level test of the typed authoring API: each `@ts-expect-error` below marks a misspelling
- * that must not compile. `npm run typecheck` fails if one of them compiles (an unused
+ * that must not compile, in question states built by `ask.<key>(…)` and in question states
+ * written as plain data (`plainQuestionStates`). `npm run typecheck` fails if one of them compiles (an unused
  * `@ts-expect-error` is an error), and tool-setup.test.ts checks each fails for its own line (and
  * that a misspelled target's error is one short sentence naming the nearest valid target).
  * Nothing here runs.
@@ -131,6 +132,146 @@ export function answerTypos() {
       }),
       booked: { type: 'final' },
       declined: { type: 'final' },
+    },
+  });
+}
+
+/**
+ * The same misspellings in question states written as plain data (question-states.ts): what
+ * XState's tooling reads is checked as closely as what the builders take.
+ */
+export function plainQuestionStates() {
+  const context = () => ({ amount: 1, purpose: '', justification: null, manager: null });
+  const handlers = { 'answer.confirm.decline': 'declined', 'answer.confirm.cancel': 'declined' } as const;
+  expenseSetup.createMachine({
+    initial: 'a',
+    context,
+    states: {
+      a: {
+        tags: ['baton.input'],
+        meta: { 'baton.input': { key: 'confirm' } },
+        on: {
+          // @ts-expect-error a misspelled target in a plain question state
+          'answer.confirm.accept': 'filde',
+          'answer.confirm.decline': 'declined',
+          'answer.confirm.cancel': 'declined',
+        },
+      },
+      filed: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+  expenseSetup.createMachine({
+    initial: 'a',
+    context,
+    states: {
+      a: {
+        tags: ['baton.input'],
+        // @ts-expect-error a misspelled question key in a plain question state
+        meta: { 'baton.input': { key: 'confrim' } },
+        on: {
+          'answer.confirm.accept': 'filed',
+          'answer.confirm.decline': 'declined',
+          'answer.confirm.cancel': 'declined',
+        },
+      },
+      filed: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+  expenseSetup.createMachine({
+    initial: 'a',
+    context,
+    states: {
+      a: {
+        tags: ['baton.input'],
+        meta: { 'baton.input': { key: 'confirm' } },
+        on: {
+          'answer.confirm.accept': {
+            target: 'filed',
+            // @ts-expect-error a misspelled answer field in a plain question state
+            actions: assign({ justification: ({ event }) => String(event.content.confrim) }),
+          },
+          ...handlers,
+        },
+      },
+      filed: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+  expenseSetup.createMachine({
+    initial: 'a',
+    context,
+    states: {
+      a: {
+        tags: ['baton.input'],
+        meta: { 'baton.input': { key: 'confirm' } },
+        on: {
+          // @ts-expect-error a misspelled guard in a plain question state
+          'answer.confirm.accept': [{ guard: 'confirmd', target: 'filed' }, { target: 'declined' }],
+          ...handlers,
+        },
+      },
+      filed: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+  expenseSetup.createMachine({
+    initial: 'a',
+    context,
+    states: {
+      a: {
+        // @ts-expect-error a question state without the baton.input tag
+        meta: { 'baton.input': { key: 'confirm' } },
+        on: { 'answer.confirm.accept': 'filed', ...handlers },
+      },
+      filed: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+  expenseSetup.createMachine({
+    initial: 'a',
+    context,
+    states: {
+      a: {
+        tags: ['baton.input'],
+        // @ts-expect-error a question state that does not handle a decline
+        meta: { 'baton.input': { key: 'confirm' } },
+        on: { 'answer.confirm.accept': 'filed', 'answer.confirm.cancel': 'declined' },
+      },
+      filed: { type: 'final' },
+      declined: { type: 'final' },
+    },
+  });
+}
+
+/** A misspelled action in a plain question state of a setup with named actions. */
+export function plainActionTypo() {
+  const booking = toolSetup({
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    questions: {
+      confirm: {
+        kind: 'form',
+        message: 'Book it?',
+        schema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+      },
+    },
+    actions: { book: () => {} },
+  });
+  booking.createMachine({
+    initial: 'asking',
+    states: {
+      asking: {
+        tags: ['baton.input'],
+        meta: { 'baton.input': { key: 'confirm' } },
+        on: {
+          // @ts-expect-error a misspelled action in a plain question state
+          'answer.confirm.accept': { target: 'booked', actions: 'bok' },
+          'answer.confirm.decline': 'booked',
+          'answer.confirm.cancel': 'booked',
+        },
+      },
+      booked: { type: 'final' },
     },
   });
 }
