@@ -70,10 +70,18 @@ function machineOf(connect: ReturnType<typeof connectSetup>) {
     initial: 'linkAccount',
     context: ({ input }) => ({ ...input, connectionId: randomUUID(), attempts: 0, last4: null }),
     states: {
-      linkAccount: connect.ask.link({
-        onAccept: { target: 'checking', actions: assign({ attempts: ({ context }) => context.attempts + 1 }) },
-        onDecline: 'cancelled',
-      }),
+      linkAccount: {
+        tags: ['baton.input'],
+        meta: { 'baton.input': { key: 'link' } },
+        on: {
+          'answer.link.accept': {
+            target: 'checking',
+            actions: assign({ attempts: ({ context }) => context.attempts + 1 }),
+          },
+          'answer.link.decline': 'cancelled',
+          'answer.link.cancel': 'cancelled',
+        },
+      },
       checking: {
         invoke: {
           src: 'lookupSecret',

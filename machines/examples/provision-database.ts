@@ -96,20 +96,36 @@ export const provisionMachine = provision.createMachine({
         size: {
           initial: 'asking',
           states: {
-            asking: provision.ask.size({
-              onAccept: { target: 'chosen', actions: assign({ size: ({ event }) => event.content.size }) },
-              onDecline: '#provision.cancelled',
-            }),
+            asking: {
+              tags: ['baton.input'],
+              meta: { 'baton.input': { key: 'size' } },
+              on: {
+                'answer.size.accept': {
+                  target: 'chosen',
+                  actions: assign({ size: ({ event }) => event.content.size }),
+                },
+                'answer.size.decline': '#provision.cancelled',
+                'answer.size.cancel': '#provision.cancelled',
+              },
+            },
             chosen: { type: 'final' },
           },
         },
         region: {
           initial: 'asking',
           states: {
-            asking: provision.ask.region({
-              onAccept: { target: 'chosen', actions: assign({ region: ({ event }) => event.content.region }) },
-              onDecline: '#provision.cancelled',
-            }),
+            asking: {
+              tags: ['baton.input'],
+              meta: { 'baton.input': { key: 'region' } },
+              on: {
+                'answer.region.accept': {
+                  target: 'chosen',
+                  actions: assign({ region: ({ event }) => event.content.region }),
+                },
+                'answer.region.decline': '#provision.cancelled',
+                'answer.region.cancel': '#provision.cancelled',
+              },
+            },
             chosen: { type: 'final' },
           },
         },
@@ -130,12 +146,16 @@ export const provisionMachine = provision.createMachine({
         onError: 'failed',
       },
     },
-    confirm: provision.ask.confirm({
-      onAccept: [{ guard: 'confirmed', target: 'provisioning' }, { target: 'cancelled' }],
-      onDecline: 'cancelled',
+    confirm: {
       // Confirming provisions: a resent confirmation must never create a second database.
-      singleUse: true,
-    }),
+      tags: ['baton.input', 'baton.singleUse'],
+      meta: { 'baton.input': { key: 'confirm' } },
+      on: {
+        'answer.confirm.accept': [{ guard: 'confirmed', target: 'provisioning' }, { target: 'cancelled' }],
+        'answer.confirm.decline': 'cancelled',
+        'answer.confirm.cancel': 'cancelled',
+      },
+    },
     provisioning: {
       invoke: {
         src: 'provision',

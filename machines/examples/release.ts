@@ -89,16 +89,28 @@ export const releaseMachine = release.createMachine({
   initial: 'pickWindow',
   context: ({ input }) => ({ ...input, window: null, deploymentId: null }),
   states: {
-    pickWindow: release.ask.window({
-      onAccept: { target: 'confirm', actions: assign({ window: ({ event }) => event.content.window }) },
-      onDecline: 'cancelled',
-    }),
-    confirm: release.ask.confirm({
-      onAccept: [{ guard: 'confirmed', target: 'deploying' }, { target: 'cancelled' }],
-      onDecline: 'cancelled',
-      // Confirming deploys: a resent confirmation must never deploy twice.
-      singleUse: true,
-    }),
+    pickWindow: {
+      tags: ['baton.input'],
+      meta: { 'baton.input': { key: 'window' } },
+      on: {
+        'answer.window.accept': {
+          target: 'confirm',
+          actions: assign({ window: ({ event }) => event.content.window }),
+        },
+        'answer.window.decline': 'cancelled',
+        'answer.window.cancel': 'cancelled',
+      },
+    },
+    confirm: {
+      // Confirming deploys: a resent confirmation must never deploy twice (baton.singleUse).
+      tags: ['baton.input', 'baton.singleUse'],
+      meta: { 'baton.input': { key: 'confirm' } },
+      on: {
+        'answer.confirm.accept': [{ guard: 'confirmed', target: 'deploying' }, { target: 'cancelled' }],
+        'answer.confirm.decline': 'cancelled',
+        'answer.confirm.cancel': 'cancelled',
+      },
+    },
     deploying: {
       invoke: {
         src: 'deploy',

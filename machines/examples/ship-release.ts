@@ -136,19 +136,24 @@ export const shipReleaseMachine = ship.createMachine({
         },
       },
     },
-    awaitingApproval: ship.ask.approve({
-      onAccept: [
-        {
-          guard: 'approved',
-          target: 'baking',
-          actions: assign({
-            approvedBy: ({ event }) => event.content.approver ?? 'anonymous',
-          }),
-        },
-        { target: 'rejected' },
-      ],
-      onDecline: 'rejected',
-    }),
+    awaitingApproval: {
+      tags: ['baton.input'],
+      meta: { 'baton.input': { key: 'approve' } },
+      on: {
+        'answer.approve.accept': [
+          {
+            guard: 'approved',
+            target: 'baking',
+            actions: assign({
+              approvedBy: ({ event }) => event.content.approver ?? 'anonymous',
+            }),
+          },
+          { target: 'rejected' },
+        ],
+        'answer.approve.decline': 'rejected',
+        'answer.approve.cancel': 'rejected',
+      },
+    },
     baking: {
       entry: reportProgress<ShipReleaseContext>(({ context }) => ({
         progress: 5,

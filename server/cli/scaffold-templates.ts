@@ -46,10 +46,17 @@ const machine = ${camel}Setup.createMachine({
   initial: 'askName',
   context: { name: null },
   states: {
-    askName: ${camel}Setup.ask.name({
-      onAccept: { target: 'done', actions: assign({ name: ({ event }) => event.content.name }) },
-      onDecline: 'declined', // decline and cancel are ordinary transitions
-    }),
+    // A question is a state like any other: it names the question it asks, and its answers are
+    // ordinary transitions (decline and cancel included).
+    askName: {
+      tags: ['baton.input'],
+      meta: { 'baton.input': { key: 'name' } },
+      on: {
+        'answer.name.accept': { target: 'done', actions: assign({ name: ({ event }) => event.content.name }) },
+        'answer.name.decline': 'declined',
+        'answer.name.cancel': 'declined',
+      },
+    },
     // The tool result is the output of the final state the flow ends in.
     done: { type: 'final', output: ({ context }) => \`Hello, \${context.name}!\` },
     declined: { type: 'final', output: 'Maybe next time.' },
