@@ -49,6 +49,11 @@ export interface BatonOptions extends Omit<McpServiceOptions, 'docs'> {
   routers?: Router[];
   /** Requests one instance works on at once before answering 503. */
   maxConcurrentRequests?: number;
+  /**
+   * Of those, what one caller (a principal, or a client address when anonymous) may hold before
+   * answering 429: a quarter of `maxConcurrentRequests` unless set (docs/security.md, "Fair shares").
+   */
+  maxConcurrentRequestsPerClient?: number;
   /** With `authenticate`: serve RFC 9728 metadata and name it in 401 challenges. */
   protectedResource?: ProtectedResourceOptions;
   /**
@@ -126,6 +131,9 @@ export function createServer(options: BatonOptions): BatonServer {
       ...(options.routers ?? []),
     ],
     ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
+    ...(options.maxConcurrentRequestsPerClient
+      ? { maxConcurrentRequestsPerClient: options.maxConcurrentRequestsPerClient }
+      : {}),
     ...(protectedResource ? { protectedResource } : {}),
   });
   return {

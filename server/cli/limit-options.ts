@@ -1,7 +1,7 @@
 /**
  * The limits that keep one caller from degrading service for another, from the environment:
- * long-lived requests (listen streams, 2025-11-25 calls waiting for an answer), how long a
- * listen stream lives, and what one caller may keep in the task store. Each one is documented with its default in docs/configuration.md; unset
+ * its share of the request gate, long-lived requests (listen streams, 2025-11-25 calls waiting
+ * for an answer), how long a listen stream lives, and what one caller may keep in the task store. Each one is documented with its default in docs/configuration.md; unset
  * means the default, and a value that is not a positive whole number stops start-up.
  */
 import { ConfigurationError, definedFields } from '../engine/index.js';
@@ -23,7 +23,7 @@ function percent(env: NodeJS.ProcessEnv, name: string): number | undefined {
   return value;
 }
 
-export interface LimitOptions extends Pick<BatonOptions, 'longLived' | 'listen'> {
+export interface LimitOptions extends Pick<BatonOptions, 'longLived' | 'listen' | 'maxConcurrentRequestsPerClient'> {
   /** Task quotas and the steps the in-memory queue runs at once (TaskOptions). */
   tasks: Pick<TaskOptions, 'quotas'>;
   /** How full the task store may get before new tasks wait: memory bytes, or a percent of Redis's. */
@@ -36,6 +36,7 @@ export function limitsFromEnvironment(env: NodeJS.ProcessEnv = process.env): Lim
   const share = (perInstance: string, perClient: string) =>
     definedFields({ perInstance: limit(env, perInstance), perClient: limit(env, perClient) });
   return {
+    ...definedFields({ maxConcurrentRequestsPerClient: limit(env, 'BATON_MAX_CONCURRENT_PER_CLIENT') }),
     longLived: {
       listen_streams: share('BATON_MAX_LISTEN_STREAMS', 'BATON_MAX_LISTEN_STREAMS_PER_CLIENT'),
       waiting_calls: share('BATON_MAX_WAITING_CALLS', 'BATON_MAX_WAITING_CALLS_PER_CLIENT'),

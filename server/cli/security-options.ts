@@ -20,6 +20,7 @@ export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions
   return {
     ...config.limits,
     ...definedFields({ xstatePath: config.xstatePath }),
+    ...definedFields({ maxConcurrentRequestsPerClient: config.perCallerLimits.maxConcurrentRequestsPerClient }),
     longLived: config.perCallerLimits.longLived,
     listen: config.perCallerLimits.listen,
     legacy: config.legacy === false ? false : { ...config.legacy, ...config.perCallerLimits.legacy },

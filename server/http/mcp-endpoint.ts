@@ -10,6 +10,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import {
+  callerKey,
   ErrorCode,
   parseJson,
   ProtocolError,
@@ -83,9 +84,10 @@ export function mcpEndpoint(options: McpEndpointOptions): Middleware {
     const incoming = await readMessage(ctx, options, reserved);
     if (!incoming) return;
     await afterReads();
-    const leaveRequestGate = enterGate(ctx, options.gate, incoming.envelope);
-    if (!leaveRequestGate) return;
     const principal: Principal = caller.authenticated ? caller : { ...caller, client };
+    // Authenticated by now: a principal's requests share one share wherever they come from.
+    const leaveRequestGate = enterGate(ctx, options.gate, callerKey(principal), incoming.envelope);
+    if (!leaveRequestGate) return;
     return route(ctx, options, incoming, { principal, cancellation, leaveRequestGate });
   };
 }
@@ -143,11 +145,14 @@ async function readMessage(
   }
 }
 
-/** Takes a request slot; answers how to give it back, or undefined once refused (503). */
-function enterGate(ctx: Context, gate: ConcurrencyGate, envelope: unknown): (() => void) | undefined {
-  if (!gate.tryEnter()) {
+/**
+ * Takes a request slot for the caller; answers how to give it back, or undefined once refused
+ * (503 for the instance's total, 429 for the caller's share: concurrency-limit.ts).
+ */
+function enterGate(ctx: Context, gate: ConcurrencyGate, caller: string, envelope: unknown): (() => void) | undefined {
+  const busy = gate.tryEnter(caller);
+  if (busy) {
     ctx.set('Retry-After', '1');
-    const busy = limitExceeded('concurrent_requests', gate.busyMessage, 'instance', { limit: gate.max });
     replyError(ctx, busy.httpStatus, busy, readableId(envelope));
     return undefined;
   }
@@ -157,7 +162,7 @@ function enterGate(ctx: Context, gate: ConcurrencyGate, envelope: unknown): (() 
   return () => {
     if (!inGate) return;
     inGate = false;
-    gate.leave();
+    gate.leave(caller);
   };
 }
 

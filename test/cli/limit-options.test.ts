@@ -29,8 +29,10 @@ describe('limitsFromEnvironment', () => {
       BATON_TASK_REDIS_MEMORY_PERCENT: '70',
       BATON_MAX_SESSIONS_PER_CLIENT: '3',
       BATON_MAX_SUBSCRIPTIONS_PER_SESSION: '5',
+      BATON_MAX_CONCURRENT_PER_CLIENT: '16',
     });
     expect(limits).to.deep.equal({
+      maxConcurrentRequestsPerClient: 16,
       longLived: {
         listen_streams: { perInstance: 100, perClient: 4 },
         waiting_calls: { perInstance: 50, perClient: 2 },
