@@ -3,9 +3,13 @@
  * (http/concurrency-limit.ts), which is for work that ends within a round's time budget: a
  * `subscriptions/listen` stream lives until the tasks it follows end, and a 2025-11-25 call waiting
  * for its client's answer lives until the answer comes. Counted per caller and per instance, so
- * one caller holding many of them can never make another caller wait, and refused with
- * LimitExceeded (429 for the caller's share, 503 for the instance's) before anything is sent.
+ * one caller holding many of them can never make another caller wait, and admitted by the fair-
+ * share rule (engine/fair-share.ts), so that many callers at their share still leave a newcomer
+ * room: past three quarters of the total, a caller is admitted only up to a sixteenth of its
+ * share (one, by default: a caller already holding one waits). Refused with LimitExceeded (429 for the caller's share, 503 for the instance's)
+ * before anything is sent.
  */
+import { FairShare, type ShareRefusal } from '../engine/index.js';
 import { limitExceeded } from './limit-exceeded.js';
 import type { Principal } from './principal.js';
 import type { ProtocolError } from './protocol-error.js';
@@ -44,53 +48,52 @@ export type Release = () => void;
 
 export class LongLivedBudget {
   readonly limits: LongLivedLimits;
-  readonly #total = new Map<LongLivedKind, number>();
-  readonly #perClient = new Map<string, number>();
+  readonly #shares: Record<LongLivedKind, FairShare>;
 
   constructor(limits: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>> = {}) {
     this.limits = {
       listen_streams: { ...DEFAULT_LONG_LIVED_LIMITS.listen_streams, ...limits.listen_streams },
       waiting_calls: { ...DEFAULT_LONG_LIVED_LIMITS.waiting_calls, ...limits.waiting_calls },
     };
+    const share = ({ perInstance, perClient }: LongLivedLimit) =>
+      new FairShare({ total: perInstance, perCaller: perClient });
+    this.#shares = {
+      listen_streams: share(this.limits.listen_streams),
+      waiting_calls: share(this.limits.waiting_calls),
+    };
   }
 
   /** Takes a slot of `kind` for `principal`, or the error that refuses it. */
   acquire(kind: LongLivedKind, principal: Principal): Release | ProtocolError {
-    const limit = this.limits[kind];
-    const key = `${kind} ${callerKey(principal)}`;
-    const held = this.#perClient.get(key) ?? 0;
-    if (held >= limit.perClient) {
-      return limitExceeded(
-        kind,
-        `Too many ${WHAT[kind]}: this client holds ${limit.perClient}, its limit; close one and retry`,
-        'client',
-        { limit: limit.perClient },
-      );
-    }
-    const total = this.#total.get(kind) ?? 0;
-    if (total >= limit.perInstance) {
-      return limitExceeded(
-        kind,
-        `Server busy: over the limit of ${limit.perInstance} ${WHAT[kind]}; retry shortly`,
-        'instance',
-        { limit: limit.perInstance },
-      );
-    }
-    this.#perClient.set(key, held + 1);
-    this.#total.set(kind, total + 1);
+    const share = this.#shares[kind];
+    const key = callerKey(principal);
+    const refusal = share.take(key);
+    if (refusal) return refused(kind, refusal, share.used);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      this.#total.set(kind, (this.#total.get(kind) ?? 1) - 1);
-      const left = (this.#perClient.get(key) ?? 1) - 1;
-      if (left > 0) this.#perClient.set(key, left);
-      else this.#perClient.delete(key);
+      share.give(key);
     };
   }
 
   /** Slots of `kind` held right now (for tests and logs). */
   held(kind: LongLivedKind): number {
-    return this.#total.get(kind) ?? 0;
+    return this.#shares[kind].used;
   }
+}
+
+function refused(kind: LongLivedKind, refusal: ShareRefusal, used: number): ProtocolError {
+  const { scope, limit } = refusal;
+  if (scope === 'instance') {
+    return limitExceeded(kind, `Server busy: over the limit of ${limit} ${WHAT[kind]}; retry shortly`, scope, {
+      limit,
+    });
+  }
+  const why = refusal.late
+    ? `the most one client may hold while the server is nearly full (${used} held)`
+    : 'its limit';
+  return limitExceeded(kind, `Too many ${WHAT[kind]}: this client holds ${limit}, ${why}; close one and retry`, scope, {
+    limit,
+  });
 }

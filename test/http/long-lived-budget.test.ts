@@ -77,13 +77,19 @@ describe('the long-lived budget (listen streams, waiting 2025-11-25 calls)', fun
   });
 
   it("refuses a caller's listen stream past its share with 429 and -31000, others still get theirs", async () => {
-    for (let i = 0; i < 3; i++) await listenFrom('127.0.0.2');
+    for (let i = 0; i < 3; i++) expect((await acceptedFrom('127.0.0.2')).status).to.equal(200);
     const refused = await listenFrom('127.0.0.2');
     expect(refused.status).to.equal(429);
     expect(refused.headers['retry-after']).to.equal('1');
     expect(refused.first.error.code).to.equal(-31000);
     expect(refused.first.error.data).to.deep.equal({ reason: 'listen_streams', limit: 3 });
-    for (let i = 0; i < 2; i++) expect((await listenFrom('127.0.0.4')).status).to.equal(200);
+    // Past three quarters of the total (3 of 5), a caller may hold one stream: the rest is kept
+    // for callers holding none (engine/fair-share.ts).
+    expect((await acceptedFrom('127.0.0.4')).status).to.equal(200);
+    const late = await listenFrom('127.0.0.4');
+    expect(late.status).to.equal(429);
+    expect(late.first.error.data).to.deep.equal({ reason: 'listen_streams', limit: 1 });
+    expect((await acceptedFrom('127.0.0.7')).status).to.equal(200);
     // Five open: the instance's total. The next caller gets 503, the instance's refusal.
     const busy = await listenFrom('127.0.0.5');
     expect(busy.status).to.equal(503);
