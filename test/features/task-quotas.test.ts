@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { assign, fromPromise, setup } from 'xstate';
-import { askForm, defineTool, startsTask, type AnswerEvent } from '../../server/engine/index.js';
+import { askForm, defineTool, MemoryTaskStore, startsTask, type AnswerEvent } from '../../server/engine/index.js';
 import { callToolFrom, postFrom } from '../helpers/from-address.js';
 import { requestMeta } from '../helpers/mcp-http.js';
 import { TASK_CLIENT, waitForTask } from '../helpers/tasks.js';
@@ -34,6 +34,30 @@ const hoarder = defineTool({
           onDone: { target: 'asking', actions: assign({ text: ({ event }) => event.output }) },
         },
       },
+      asking: startsTask(
+        askForm({
+          key: 'ok',
+          message: 'OK?',
+          schema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          onAccept: 'done',
+          onDecline: 'done',
+        }),
+      ),
+      done: { type: 'final' },
+    },
+  }),
+});
+
+/** A task that keeps its (long) argument and waits at a question: what the store holds is its arguments. */
+const stash = defineTool({
+  name: 'stash',
+  description: 'Keeps a note, then asks.',
+  inputSchema: { type: 'object', properties: { note: { type: 'string', maxLength: 8000 } }, required: ['note'] },
+  task: 'required',
+  machine: setup({ types: {} as { events: AnswerEvent } }).createMachine({
+    id: 'stash',
+    initial: 'asking',
+    states: {
       asking: startsTask(
         askForm({
           key: 'ok',
@@ -105,5 +129,49 @@ describe('task quotas over HTTP', function () {
     expect(ended.error.code).to.equal(-31000);
     expect(ended.error.data.reason).to.equal('task_record_bytes');
     expect(ended.statusMessage).to.match(/over the limit of 65536 for one task/);
+  });
+});
+
+describe('the in-memory task store shared fairly between callers', function () {
+  this.timeout(60_000);
+  const KIB = 1024;
+  let server: RunningServer;
+
+  before(async () => {
+    // The defaults' ratios at a small scale: 256 MiB in all, 16 MiB per caller and 1 MiB per task
+    // become 1 MiB, 64 KiB and 4 KiB. Before, 20 addresses at their share filled the store.
+    server = await startTestServer({
+      tools: [stash],
+      docs: false,
+      tasks: {
+        quotas: { bytesPerClient: 64 * KIB, recordBytes: 4 * KIB },
+        store: new MemoryTaskStore({ maxBytes: 1024 * KIB }),
+      },
+    });
+  });
+  after(async () => {
+    await server.baton.close();
+    await server.close();
+  });
+
+  it("leaves room for a newcomer's task after 20 addresses each started all the tasks they could", async () => {
+    const note = 'n'.repeat(2000);
+    const refusals = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        for (let n = 0; n < 100; n++) {
+          const answer = await callTask(`127.0.1.${i + 1}`, server.url, 'stash', { note });
+          if (answer.body.result?.resultType !== 'task') return answer;
+        }
+        return undefined;
+      }),
+    );
+    for (const refused of refusals) {
+      // Each address was refused as itself (429), never with the store full for everyone (503).
+      expect(refused?.status, refused?.text).to.equal(429);
+      expect(refused?.body.error.code).to.equal(-31000);
+      expect(refused?.body.error.data.reason).to.equal('task_bytes');
+    }
+    const newcomer = await callTask('127.0.2.1', server.url, 'stash', { note });
+    expect(newcomer.body.result?.resultType, newcomer.text).to.equal('task');
   });
 });

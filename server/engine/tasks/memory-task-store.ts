@@ -5,7 +5,10 @@
  *
  * With quotas in force, every record is measured as it is stored (its structured-clone size,
  * which is what it costs here) and counted against its owner (task-quotas.ts); all the records
- * together are held to `maxBytes`, so callers spread over many addresses cannot fill the process.
+ * together are held to `maxBytes`, shared by the fair-share rule (engine/fair-share.ts): past
+ * three quarters full, only an owner whose tasks would hold no more than a sixteenth of its quota
+ * (one largest record at least) stores more, so 20 addresses at their 16 MiB cannot fill the
+ * 256 MiB and leave a newcomer without room for a task.
  */
 import { EventEmitter } from 'node:events';
 import { serialize } from 'node:v8';
@@ -18,6 +21,7 @@ import {
 } from './task-store.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, TaskLimitError, type OwnerUsage, type TaskQuotas } from './task-quotas.js';
+import { shareRefusal } from '../fair-share.js';
 
 /** Bytes all records together may hold in one process (256 MiB), when quotas are in force. */
 export const DEFAULT_MEMORY_STORE_BYTES = 256 * 1024 * 1024;
@@ -54,15 +58,8 @@ export class MemoryTaskStore implements TaskStore {
     const quotas = this.#quotas;
     if (quotas) {
       const usage = (record.owner && this.#owners.get(record.owner)) || { live: 0, bytes: 0 };
-      const problem = admissionProblem(usage, bytes, quotas);
+      const problem = admissionProblem(usage, bytes, quotas) ?? this.#shareProblem(usage.bytes, bytes, quotas);
       if (problem) throw problem;
-      if (this.#bytes + bytes > this.#maxBytes) {
-        throw new TaskLimitError(
-          'task_store_full',
-          `Server busy: the task store holds ${this.#bytes} bytes, near its limit of ${this.#maxBytes}; retry later`,
-          'instance',
-        );
-      }
     }
     this.#put(record.taskId, structuredClone(record), bytes);
   }
@@ -118,6 +115,26 @@ export class MemoryTaskStore implements TaskStore {
   /** Bytes all records hold now, as the quotas count them (for tests and logs). */
   get heldBytes(): number {
     return this.#bytes;
+  }
+
+  /** The refusal of `bytes` more by an owner holding `held`, by the store's total and its fair shares. */
+  #shareProblem(held: number, bytes: number, quotas: TaskQuotas): TaskLimitError | undefined {
+    const limits = { total: this.#maxBytes, perCaller: quotas.bytesPerClient, unit: quotas.recordBytes };
+    const refusal = shareRefusal(limits, this.#bytes, held, bytes);
+    if (!refusal) return undefined;
+    if (refusal.scope === 'instance') {
+      return new TaskLimitError(
+        'task_store_full',
+        `Server busy: the task store holds ${this.#bytes} bytes, near its limit of ${this.#maxBytes}; retry later`,
+        'instance',
+      );
+    }
+    return new TaskLimitError(
+      'task_bytes',
+      `Server busy: the task store is nearly full, and while it is a client's tasks may hold ${refusal.limit} bytes; this client's hold ${held} and this one needs ${bytes}; retry once some have expired`,
+      'client',
+      refusal.limit,
+    );
   }
 
   /** Measured only when quotas are in force: measuring costs a serialization of the record. */
