@@ -5,12 +5,17 @@
  * (SIGCONT) and finishes its stale copy of the step. That copy must not write over the task: the
  * task must still rest on its timer, run its effect once and complete, without asking again what
  * was answered. (Under load, one red-team run left a task unfinished after 120 s.)
+ *
+ * The frozen instance wakes only once the other's step has let the task go and it rests on its
+ * timer, read from the store itself: `working` alone is no sign of it, since the update sets it at
+ * once, and a stale step writing while the other still runs meets a different record. The same
+ * interleavings in one process, each one exact, are test/engine/tasks/task-runner-stale-runs.test.ts.
  */
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js';
+import { generateKeyEntry, isTerminalStatus, parseKeyRing, RedisTaskStore } from '../../server/engine/index.js';
 import { SLOW_THEN_ASK } from '../fixtures/long-step-tools.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
@@ -44,13 +49,17 @@ describe('a step frozen past its lock, then woken, in a Redis fleet', function (
   let dir: string;
   let journal: string;
   let frozen: number | undefined;
+  let keys: string;
+  /** Reads the records as the instances store them, to see what tasks/get does not show (phase, claim). */
+  let records: RedisTaskStore | undefined;
 
   before(async function () {
     requireBinaries(this, REDIS);
     dir = mkdtempSync(join(tmpdir(), 'baton-frozen-'));
     journal = join(dir, 'journal');
     redis = await startRedis();
-    const keys = generateKeyEntry('frozen');
+    keys = generateKeyEntry('frozen');
+    records = new RedisTaskStore({ url: redis.url, keyRing: parseKeyRing(keys) });
     for (let i = 0; i < 2; i++) {
       instances.push(
         await fleet.start({
@@ -69,6 +78,7 @@ describe('a step frozen past its lock, then woken, in a Redis fleet', function (
   after(async () => {
     if (frozen !== undefined) process.kill(frozen, 'SIGCONT');
     await fleet.stopAll();
+    await records?.close();
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
@@ -92,22 +102,34 @@ describe('a step frozen past its lock, then woken, in a Redis fleet', function (
         inputResponses: { go: { action: 'accept', content: { go: true } } },
       }),
     );
-    // The answer is in: the task rests on its durable timer (working, idle) when the frozen one wakes.
-    await waitForTask(awake.url, taskId, (t) => t.status === 'working', { timeoutMs: 30_000 });
+    // The answer is in and the step it woke is over: the task rests on its durable timer, held by
+    // no run, when the frozen one wakes.
+    const resting = await until('the task rests on its timer', 30_000, async () => {
+      const record = await records!.get(taskId);
+      return record?.status === 'working' && record.phase === 'idle' && record.timers.length === 1 ? record : undefined;
+    });
+    expect(resting.runningStep).to.equal(undefined);
+    expect(Object.keys(resting.answers)).to.deep.equal([]);
+    expect(resting.askCounts).to.deep.equal({ go: 1 });
     process.kill(first, 'SIGCONT');
     frozen = undefined;
 
     const seen: string[] = [];
     let last: any;
+    // Stops at the first question asked again: a task that asks again never ends on its own.
     const ended = await until('the task ends', 60_000, async () => {
       const task = (last = await getTask(awake.url, taskId));
       if (task.status === 'input_required') seen.push(...Object.keys(task.inputRequests));
-      return isTerminalStatus(task.status) ? task : undefined;
+      return isTerminalStatus(task.status) || seen.length > 0 ? task : undefined;
     }).catch((error: Error) => {
       throw new Error(`${error.message}; last seen: ${JSON.stringify(last)}`);
     });
     expect(seen, 'asked again for what was answered').to.deep.equal([]);
     expect(ended.status).to.equal('completed');
     expect(journalLines(journal, 'effect', taskId)).to.have.length(1);
+    // Completed once, asked once: no write after the stale step's wake asked `go` again.
+    const stored = await records!.get(taskId);
+    expect(stored).to.include({ status: 'completed', phase: 'idle' });
+    expect(stored!.askCounts).to.deep.equal({ go: 1 });
   });
 });

@@ -3,9 +3,17 @@
  * durable timer that fires whichever instance is alive; a job whose worker stops renewing its lock
  * (the instance died) is moved back to wait by BullMQ's stalled-job check and run again, with the
  * same job id, on another instance, which continues from the task's last persisted snapshot.
+ *
+ * The job may also come back to the very instance whose first run of it still goes on (a frozen
+ * instance wakes, finds its lock lost, and takes its own job again). BullMQ's worker renews locks by
+ * job id, one entry a job, which the later run replaces and any run's end deletes: a stale run
+ * ending first would stop renewing the lock of the run that took over, and that run would be
+ * handed out again in its turn. So a run here returns only once every later run of its job in this
+ * process has returned (job-runs.ts); what each run may write is task-claims.ts's rule.
  */
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { JobRuns } from './job-runs.js';
 import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
 
 export interface BullMqTaskQueueOptions {
@@ -26,6 +34,9 @@ export class BullMqTaskQueue implements TaskQueue {
   readonly #connection: Redis;
   readonly #queue: Queue;
   #worker: Worker | undefined;
+  /** The worker's own (blocking) connection: BullMQ leaves a connection it was given open. */
+  #workerConnection: Redis | undefined;
+  readonly #runs = new JobRuns();
 
   constructor(options: BullMqTaskQueueOptions) {
     this.#options = options;
@@ -52,11 +63,16 @@ export class BullMqTaskQueue implements TaskQueue {
 
   start(processor: TaskProcessor): void {
     const lockDuration = this.#options.lockDurationMs ?? 30_000;
+    this.#workerConnection = this.#connection.duplicate();
+    this.#workerConnection.on('error', () => {});
     this.#worker = new Worker(
       this.#options.name ?? 'baton-tasks',
-      async (job) => processor((job.data as { taskId: string }).taskId, job.id ?? ''),
+      async (job) => {
+        const jobId = job.id ?? '';
+        return this.#runs.run(jobId, () => processor((job.data as { taskId: string }).taskId, jobId));
+      },
       {
-        connection: this.#connection.duplicate(),
+        connection: this.#workerConnection,
         concurrency: this.#options.concurrency ?? 16,
         lockDuration,
         stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),
@@ -80,6 +96,7 @@ export class BullMqTaskQueue implements TaskQueue {
     // expires, exactly as if this instance had died.
     await this.#worker?.close(true);
     await this.#queue.close();
+    this.#workerConnection?.disconnect();
     this.#connection.disconnect();
   }
 }

@@ -1,23 +1,48 @@
 /**
  * Which run of a step may write the task. A BullMQ job whose instance stops renewing its lock (the
- * instance died, or was starved of CPU for longer than the lock) is run again elsewhere with the
- * same job id, from the last persisted snapshot. If the first instance was only slow, its copy of
- * the step goes on and would write its settle point over the task, which may have moved on since
- * (its question answered, a durable timer set): the task then asked again what was answered,
- * under the same key, and waited for ever. So each run of a step claims the task with a token of
- * its own, and a run whose token is no longer the task's writes nothing: the run that took over
- * writes instead.
+ * instance died, or was starved of CPU for longer than the lock) is run again with the same job
+ * id, from the last persisted snapshot: elsewhere, or in the very process whose first run is still
+ * going (a frozen instance wakes and takes its own job again). If the first run was only slow, it
+ * goes on and would write its settle point over the task, which may have moved on since (its
+ * question answered, a durable timer set): the task then asked again what was answered, under the
+ * same key, and waited for ever. So each run of a step claims the task with a token of its own,
+ * carried with the run (`StepRun`) to every write it makes, and a write succeeds only while the
+ * record still holds exactly that token: the run that took over writes instead.
+ *
+ * Two traps this rules out: a token looked up by task id (a second run in the same process
+ * replaces the first's, and each then writes with the other's), and "no claim" read as "holds the
+ * task" (a record a newer run has let go of has none). What writes without a step's claim (the
+ * expiry or cancel of a task no step is running, from `advance`) goes through `isFree`, a rule of
+ * its own.
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskRecord } from './task-record.js';
+
+/** One run of a step: its token, and the controller a cancel aborts. Passed with the run, never looked up. */
+export interface StepRun {
+  readonly taskId: string;
+  readonly jobId: string;
+  /** What this run stored in `runningStep` when it claimed the task. */
+  readonly claim: string;
+  readonly controller: AbortController;
+}
 
 export function newClaim(): string {
   return randomUUID();
 }
 
-/** Whether `claim` (this process's run of the step, if any) still holds the task. */
-export function holdsClaim(record: TaskRecord, claim: string | undefined): boolean {
-  return claim === undefined || record.runningStep === claim;
+/** Whether `claim`, one run's token, still holds the task. A missing token or a record without one never does. */
+export function holdsClaim(record: Pick<TaskRecord, 'runningStep'>, claim: string): boolean {
+  return typeof claim === 'string' && claim.length > 0 && record.runningStep === claim;
+}
+
+/**
+ * Whether a write that is no step's (ending a task that expired or was cancelled before its step
+ * ran, or failing it when its step could not start) may change the task: no step runs it, or only
+ * a run of `jobId` itself, which is being run again because that run's instance stopped.
+ */
+export function isFree(record: Pick<TaskRecord, 'phase' | 'runningJob'>, jobId: string): boolean {
+  return record.phase !== 'running' || record.runningJob === jobId;
 }
 
 /** The fields a run clears when it lets the task go (paused or finished). */

@@ -4,7 +4,8 @@
  * twice a second, and always for the last report (progress equal to its total).
  */
 import type { Progress } from '../round/index.js';
-import { isTerminal, type TaskRecord } from './task-record.js';
+import { holdsClaim } from './task-claims.js';
+import { isTerminal } from './task-record.js';
 import type { TaskStore } from './task-store.js';
 
 const WRITE_INTERVAL_MS = 500;
@@ -16,8 +17,8 @@ export interface ProgressWriting {
   clock: () => number;
   /** Measures the interval between writes. */
   wallClock: () => number;
-  /** Whether this run of the step still holds the task (task-claims.ts); a run that lost it writes nothing. */
-  holds?: (record: TaskRecord) => boolean;
+  /** The claim of the run reporting (task-claims.ts): once the record holds another, or none, nothing is written. */
+  claim: string;
 }
 
 export function progressWriter({
@@ -25,7 +26,7 @@ export function progressWriter({
   taskId,
   clock,
   wallClock,
-  holds,
+  claim,
 }: ProgressWriting): (report: Progress) => void {
   let lastWrite = 0;
   return ({ progress, total, message }) => {
@@ -34,11 +35,13 @@ export function progressWriter({
     lastWrite = now;
     const lastUpdatedAt = clock();
     const statusMessage = message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`);
+    let written = false;
     void store
-      .update(taskId, (r) =>
-        isTerminal(r) || (holds && !holds(r)) ? undefined : { ...r, statusMessage, lastUpdatedAt },
-      )
-      .then(() => store.publish(taskId, 'changed'))
+      .update(taskId, (r) => {
+        written = !isTerminal(r) && holdsClaim(r, claim);
+        return written ? { ...r, statusMessage, lastUpdatedAt } : undefined;
+      })
+      .then(() => (written ? store.publish(taskId, 'changed') : undefined))
       .catch(() => {});
   };
 }

@@ -29,7 +29,8 @@ import {
 import { answersOf, wireQuestions } from './task-questions.js';
 import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
-import { holdsClaim, newClaim, releasedClaim } from './task-claims.js';
+import { holdsClaim, isFree, newClaim, releasedClaim, type StepRun } from './task-claims.js';
+import { RunningSteps } from './running-steps.js';
 import type { TaskStore } from './task-store.js';
 import { RoundTrace, type Telemetry } from '../../telemetry/index.js';
 import { roundEnd } from '../round/index.js';
@@ -74,9 +75,7 @@ export class TaskRunner {
   readonly #logger: Logger;
   readonly #kernel: RoundKernel;
   /** Steps running in this process, so a cancel published by any instance can stop them. */
-  readonly #running = new Map<string, AbortController>();
-  /** The claim of each step running here (task-claims.ts): a step that lost it writes nothing. */
-  readonly #claims = new Map<string, string>();
+  readonly #running = new RunningSteps();
   readonly #stopListening: () => void;
 
   constructor(options: TaskRunnerOptions) {
@@ -87,7 +86,7 @@ export class TaskRunner {
     this.#telemetry = options.telemetry;
     this.#kernel = new RoundKernel({ validator: options.validator, logger: this.#logger });
     this.#stopListening = options.store.listen((taskId, kind) => {
-      if (kind === 'cancel') this.#running.get(taskId)?.abort();
+      if (kind === 'cancel') this.#running.abort(taskId);
     });
   }
 
@@ -100,52 +99,65 @@ export class TaskRunner {
     this.#stopListening();
   }
 
+  /**
+   * Runs the job: a step of the task if it is due and free, under a claim of this run's own. The
+   * same job may be run again while an earlier run of it still goes on, here or elsewhere (its
+   * lock ran out): the later run takes the task, and the earlier one writes nothing more.
+   */
   async advance(taskId: string, jobId: string): Promise<void> {
+    let run: StepRun | undefined;
     try {
-      await this.#advance(taskId, jobId);
+      const claimed = await this.#claim(taskId, jobId);
+      if (!claimed) return;
+      run = claimed.run;
+      this.#running.add(run);
+      await this.#step(run, claimed.record);
     } catch (error) {
+      // Written by the run while it holds its claim; before a claim, only if no step runs the task.
+      const fail = (outcome: Outcome) => (run ? this.#finish(run, outcome) : this.#finishFree(taskId, jobId, outcome));
       if (error instanceof TaskLimitError) {
         // The record outgrew the size of one task (task-quotas.ts): a limit, said as such.
         this.#logger.warn('task_too_large', { taskId, message: error.message });
-        return void (await this.#finish(taskId, failedOutcome(error, this.#o.toWireError)).catch(() => {}));
+        return void (await fail(failedOutcome(error, this.#o.toWireError)).catch(() => {}));
       }
       // A bug or a store outage: fail the task visibly rather than leave it working for ever.
       this.#logger.error('task_step_failed', { taskId, error: String((error as Error)?.stack ?? error) });
-      await this.#finish(taskId, this.#failed('internal', 'Internal error')).catch(() => {});
+      await fail(this.#failed('internal', 'Internal error')).catch(() => {});
       throw error;
+    } finally {
+      if (run) this.#running.remove(run);
     }
   }
 
-  async #advance(taskId: string, jobId: string): Promise<void> {
+  /** Claims the task for a new run of its step, or ends it (expired, cancelled) if no step runs it. */
+  async #claim(taskId: string, jobId: string): Promise<{ run: StepRun; record: TaskRecord } | undefined> {
     const { store, queue } = this.#o;
     const record = await store.get(taskId);
-    if (!record || isTerminal(record)) return;
+    if (!record || isTerminal(record)) return undefined;
     const now = this.#clock();
     if (now >= record.createdAt + record.ttlMs) {
-      if (record.phase === 'running' && record.runningJob !== jobId) {
-        await store.publish(taskId, 'cancel');
-        return;
-      }
-      return void (await this.#finish(taskId, expiredOutcome(record, this.#o.toWireError)));
+      // A step running elsewhere is stopped, and records the expiry itself.
+      if (!isFree(record, jobId)) return void (await store.publish(taskId, 'cancel'));
+      return void (await this.#finishFree(taskId, jobId, expiredOutcome(record, this.#o.toWireError)));
     }
-    if (record.phase === 'running' && record.runningJob !== jobId) {
+    if (!isFree(record, jobId)) {
       // Another job is running a step of this task: look again once it is likely done.
       const wallNow = this.#wallClock();
       await queue.schedule(taskId, { jobKey: `r${wallNow}`, runAt: wallNow + BUSY_RETRY_MS });
-      return;
+      return undefined;
     }
-    if (record.cancelRequested) return void (await this.#finish(taskId, cancelledOutcome()));
+    if (record.cancelRequested) return void (await this.#finishFree(taskId, jobId, cancelledOutcome()));
     const due = record.timers.some((t) => t.dueAt <= this.#wallClock());
     const resumed = record.phase === 'running'; // this job ran before and its instance died
     if (record.phase === 'idle' && !due) {
       // Woken early (clocks differ between instances): wait for the nearest timer again.
       const next = record.timers[0];
       if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${this.#wallClock()}`, runAt: next.dueAt });
-      return;
+      return undefined;
     }
     const claim = newClaim();
     const claimed = await store.update(taskId, (r) =>
-      isTerminal(r) || (r.phase === 'running' && r.runningJob !== jobId)
+      isTerminal(r) || !isFree(r, jobId)
         ? undefined
         : {
             ...r,
@@ -156,30 +168,23 @@ export class TaskRunner {
             lastUpdatedAt: this.#clock(),
           },
     );
-    if (!claimed || claimed.runningStep !== claim) return;
+    if (!claimed || !holdsClaim(claimed, claim)) return undefined;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
     else await store.publish(taskId, 'changed');
-    this.#claims.set(taskId, claim);
-    try {
-      await this.#step(claimed);
-    } finally {
-      this.#claims.delete(taskId);
-    }
+    return { run: { taskId, jobId, claim, controller: new AbortController() }, record: claimed };
   }
 
-  async #step(record: TaskRecord): Promise<void> {
-    const { taskId } = record;
+  async #step(run: StepRun, record: TaskRecord): Promise<void> {
     const tool = this.#o.tools.get(record.tool);
-    if (!tool) return this.#finish(taskId, this.#failed('internal', `Tool ${record.tool} is no longer served`));
+    if (!tool) return this.#finish(run, this.#failed('internal', `Tool ${record.tool} is no longer served`));
     if (this.#o.versionOf(tool.machine) !== record.version) {
       // Restarting would repeat the effects already done; a task cannot move to a changed machine.
       return this.#finish(
-        taskId,
+        run,
         this.#failed('internal', `Tool ${tool.name} changed while this task was running; start it again`),
       );
     }
-    const controller = new AbortController();
-    this.#running.set(taskId, controller);
+    const { taskId } = run;
     const trace = this.#telemetry?.active
       ? RoundTrace.begin(this.#telemetry, {
           mode: 'step',
@@ -189,19 +194,15 @@ export class TaskRunner {
           createdBy: record.traceContext,
         })
       : undefined;
-    try {
-      const spec = this.#spec(record, tool, controller.signal);
-      const outcome = await (trace ? trace.run(() => this.#kernel.run(spec)) : this.#kernel.run(spec));
-      trace?.end(roundEnd(outcome));
-      await this.#record(record, tool, outcome);
-    } finally {
-      this.#running.delete(taskId);
-    }
+    const spec = this.#spec(run, record, tool);
+    const outcome = await (trace ? trace.run(() => this.#kernel.run(spec)) : this.#kernel.run(spec));
+    trace?.end(roundEnd(outcome));
+    await this.#record(run, record, tool, outcome);
   }
 
   /** The step as the round kernel runs it: from the last snapshot, with every answer collected. */
-  #spec(record: TaskRecord, tool: ToolDefinition, signal: AbortSignal): TaskStepSpec {
-    const { taskId } = record;
+  #spec(run: StepRun, record: TaskRecord, tool: ToolDefinition): TaskStepSpec {
+    const { taskId } = run;
     return {
       mode: 'step',
       name: tool.name,
@@ -211,13 +212,13 @@ export class TaskRunner {
       clientCapabilities: record.clientCapabilities,
       ...answersOf(record),
       budgetMs: this.#o.stepBudgetMs,
-      signal,
+      signal: run.controller.signal,
       onProgress: progressWriter({
         store: this.#o.store,
         taskId,
         clock: this.#clock,
         wallClock: this.#wallClock,
-        holds: (r) => holdsClaim(r, this.#claims.get(taskId)),
+        claim: run.claim,
       }),
       logFields: { taskId, tool: tool.name },
       taskId,
@@ -228,34 +229,37 @@ export class TaskRunner {
   }
 
   /** Writes how the step ended: a terminal status, or the pause it continues from. */
-  #record(record: TaskRecord, tool: ToolDefinition, outcome: TaskStepOutcome): Promise<void> {
-    const { taskId } = record;
+  #record(run: StepRun, record: TaskRecord, tool: ToolDefinition, outcome: TaskStepOutcome): Promise<void> {
     switch (outcome.kind) {
       case 'complete':
-        return this.#finish(taskId, { status: 'completed', result: this.#result(tool, outcome.output) });
+        return this.#finish(run, { status: 'completed', result: this.#result(tool, outcome.output) });
       case 'failed':
         // A snapshot that cannot be stored is Baton's failure to continue the task, not the tool's result.
-        if (outcome.reason === 'unpausable') return this.#finish(taskId, this.#failed('internal', outcome.message));
+        if (outcome.reason === 'unpausable') return this.#finish(run, this.#failed('internal', outcome.message));
         // A tool's failure is a result (tasks.md: `failed` is for JSON-RPC errors only).
-        return this.#finish(taskId, { status: 'completed', result: { ...toolError(outcome.message) } });
+        return this.#finish(run, { status: 'completed', result: { ...toolError(outcome.message) } });
       case 'refused':
-        return this.#finish(taskId, failedOutcome(outcome.error, this.#o.toWireError));
+        return this.#finish(run, failedOutcome(outcome.error, this.#o.toWireError));
       case 'aborted':
         // Stopped by tasks/cancel, or by the TTL running out under it.
         return this.#finish(
-          taskId,
+          run,
           this.#clock() >= record.createdAt + record.ttlMs
             ? expiredOutcome(record, this.#o.toWireError)
             : cancelledOutcome(),
         );
       case 'asking':
       case 'sleeping':
-        return this.#pause(record, outcome);
+        return this.#pause(run, record, outcome);
     }
   }
 
-  async #pause(record: TaskRecord, pause: Extract<TaskStepOutcome, { kind: 'asking' | 'sleeping' }>): Promise<void> {
-    const { taskId } = record;
+  async #pause(
+    run: StepRun,
+    record: TaskRecord,
+    pause: Extract<TaskStepOutcome, { kind: 'asking' | 'sleeping' }>,
+  ): Promise<void> {
+    const { taskId } = run;
     const { persisted: snapshot, timers } = pause;
     const askCounts = { ...record.askCounts };
     const asked: Record<string, AskedQuestion> = pause.kind === 'asking' ? wireQuestions(record, pause, askCounts) : {};
@@ -263,7 +267,7 @@ export class TaskRunner {
     let written: TaskRecord | undefined;
     const stored = await this.#o.store.update(taskId, (r) => {
       written = undefined;
-      if (isTerminal(r) || !holdsClaim(r, this.#claims.get(r.taskId))) return undefined;
+      if (isTerminal(r) || !holdsClaim(r, run.claim)) return undefined;
       const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: this.#clock() };
       if (r.cancelRequested) return (written = { ...base, ...terminalFields(), ...cancelledOutcome() });
       // At a question the last progress message would be stale: say what the task waits for.
@@ -271,7 +275,9 @@ export class TaskRunner {
         status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
       return (written = { ...base, status, snapshot, timers, asked, answers: {}, askCounts, ...waitingFor });
     });
-    if (written) this.#telemetry?.metrics?.taskStatus(written.status, written.tool);
+    // A run that lost its claim leaves the task, its timers and their jobs to the run that took it.
+    if (!written) return;
+    this.#telemetry?.metrics?.taskStatus(written.status, written.tool);
     await this.#o.store.publish(taskId, 'changed');
     const next = stored && !isTerminal(stored) ? stored.timers[0] : undefined;
     if (next) await this.#o.queue.schedule(taskId, { jobKey: `t${next.dueAt}`, runAt: next.dueAt });
@@ -290,11 +296,21 @@ export class TaskRunner {
     return failedOutcome(new EngineError(reason, message), this.#o.toWireError);
   }
 
+  /** Ends the task as the run that holds it: a run that lost its claim writes nothing. */
+  #finish(run: StepRun, outcome: Outcome): Promise<void> {
+    return this.#end(run.taskId, outcome, (r) => holdsClaim(r, run.claim));
+  }
+
+  /** Ends a task no step is running (expired or cancelled before its step ran, or a step that could not start). */
+  #finishFree(taskId: string, jobId: string, outcome: Outcome): Promise<void> {
+    return this.#end(taskId, outcome, (r) => isFree(r, jobId));
+  }
+
   /** Writes a terminal status (once: a terminal status never changes) and tells every instance. */
-  async #finish(taskId: string, outcome: Outcome): Promise<void> {
+  async #end(taskId: string, outcome: Outcome, mayWrite: (record: TaskRecord) => boolean): Promise<void> {
     let ended: TaskRecord | undefined;
     await this.#o.store.update(taskId, (r) =>
-      isTerminal(r) || !holdsClaim(r, this.#claims.get(taskId))
+      isTerminal(r) || !mayWrite(r)
         ? (ended = undefined)
         : (ended = {
             ...r,
@@ -305,7 +321,8 @@ export class TaskRunner {
             lastUpdatedAt: this.#clock(),
           }),
     );
-    if (ended) this.#telemetry?.metrics?.taskStatus(ended.status, ended.tool);
+    if (!ended) return;
+    this.#telemetry?.metrics?.taskStatus(ended.status, ended.tool);
     await this.#o.store.publish(taskId, 'changed');
   }
 }
