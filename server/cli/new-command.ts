@@ -6,7 +6,7 @@
  * and its test to test/machines/tools/. With `--project <dir>` it starts a fresh project that
  * depends on the package (package-specifier.ts). It never overwrites a file.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { ConfigurationError } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
@@ -137,6 +137,14 @@ function checkoutBuildStep(checkout: string): string {
   return built ? '' : `npm run build --prefix ${checkout} && `;
 }
 
+/** Where a tarball dependency (`file:/abs/baton-mcp-X.tgz`) goes inside the new project. */
+function vendoredTarball(specifier: string): { from: string; path: string; specifier: string } | undefined {
+  const from = specifier.slice('file:'.length);
+  if (!from.endsWith('.tgz') || !existsSync(from)) return undefined;
+  const path = join('vendor', basename(from));
+  return { from, path, specifier: `file:${path.split(sep).join('/')}` };
+}
+
 export interface NewCommandOptions {
   project?: string;
   tools?: string;
@@ -156,8 +164,16 @@ export async function newCommand(options: NewCommandOptions, positional: string 
   let next: string;
   if (project) {
     const dependency = packageSpecifier();
-    written = newProject(project, name, dependency.specifier);
-    process.stdout.write(`${PACKAGE_NAME}: ${dependency.specifier} (${dependency.origin})\n`);
+    const vendored = dependency.origin === 'tarball' ? vendoredTarball(dependency.specifier) : undefined;
+    written = newProject(project, name, vendored?.specifier ?? dependency.specifier);
+    if (vendored) {
+      // Copied into the project and named relative to it: the project installs the same package
+      // after the tarball it came from is moved or deleted, and after the project itself moves.
+      mkdirSync(join(project, dirname(vendored.path)), { recursive: true });
+      copyFileSync(vendored.from, join(project, vendored.path));
+      written.push(join(project, vendored.path));
+    }
+    process.stdout.write(`${PACKAGE_NAME}: ${vendored?.specifier ?? dependency.specifier} (${dependency.origin})\n`);
     const build = dependency.origin === 'checkout' ? checkoutBuildStep(PACKAGE_ROOT) : '';
     next = `${build}cd ${project} && npm install && npm test && npm run dev`;
   } else {

@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expect } from 'chai';
@@ -120,9 +120,12 @@ describe('a project made with baton new --project from the packed package', func
     running = undefined;
   });
 
-  it('depends on the tarball it was made from, and names its tools module in package.json', () => {
+  it('depends on a copy of the tarball it was made from, inside it, and names its tools module', () => {
     const manifest = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
-    expect(manifest.dependencies['baton-mcp']).to.equal(`file:${packed.tarball}`);
+    // Relative and inside the project: it installs after the tarball or the project moves.
+    const vendored = `vendor/${basename(packed.tarball)}`;
+    expect(manifest.dependencies['baton-mcp']).to.equal(`file:${vendored}`);
+    expect(readFileSync(join(project, vendored)).equals(readFileSync(packed.tarball))).to.equal(true);
     expect(manifest.baton).to.deep.equal({ tools: 'tools/index.ts' });
     expect(existsSync(join(project, 'node_modules', 'baton-mcp', 'dist', 'server', 'cli', 'cli.js'))).to.equal(true);
   });
