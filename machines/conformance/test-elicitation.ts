@@ -4,7 +4,40 @@
  * `elicitation/create` request on the call's stream).
  */
 import { defineTool } from '../../server/engine/index.js';
-import { elicitAndReportMachine } from './elicit-and-report.js';
+import { reportingSetup } from './elicit-and-report.js';
+
+const machine = reportingSetup('User response').createMachine({
+  id: 'testElicitation',
+  initial: 'ask',
+  context: ({ input }) => ({ message: String(input?.message), report: '' }),
+  output: ({ event }) => event.output,
+  states: {
+    ask: {
+      tags: ['baton.input'],
+      meta: {
+        'baton.input': {
+          kind: 'form',
+          key: 'user_info',
+          message: ({ context }: { context: { message: string } }) => context.message,
+          schema: {
+            type: 'object',
+            properties: {
+              username: { type: 'string', description: "User's response" },
+              email: { type: 'string', description: "User's email address" },
+            },
+            required: ['username', 'email'],
+          },
+        },
+      },
+      on: {
+        'answer.user_info.accept': { target: 'done', actions: 'reportAccept' },
+        'answer.user_info.decline': { target: 'done', actions: 'reportDecline' },
+        'answer.user_info.cancel': { target: 'done', actions: 'reportCancel' },
+      },
+    },
+    done: { type: 'final', output: ({ context }) => context.report },
+  },
+});
 
 export const testElicitation = defineTool({
   name: 'test_elicitation',
@@ -14,18 +47,5 @@ export const testElicitation = defineTool({
     properties: { message: { type: 'string', description: 'The message to show the user' } },
     required: ['message'],
   },
-  machine: elicitAndReportMachine({
-    id: 'testElicitation',
-    key: 'user_info',
-    message: (input) => String(input.message),
-    schema: {
-      type: 'object',
-      properties: {
-        username: { type: 'string', description: "User's response" },
-        email: { type: 'string', description: "User's email address" },
-      },
-      required: ['username', 'email'],
-    },
-    prefix: 'User response',
-  }),
+  machine,
 });

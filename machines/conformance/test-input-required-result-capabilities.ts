@@ -4,7 +4,7 @@
  * only by sampling (`capability-check`).
  */
 import { setup } from 'xstate';
-import { askForm, askSampling, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+import { defineTool, type AnswerEvent } from '../../server/engine/index.js';
 import { NO_ARGUMENTS } from './media.js';
 
 const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
@@ -19,29 +19,44 @@ const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
         byForm: {
           initial: 'asking',
           states: {
-            asking: askForm({
-              key: 'user_preference',
-              message: 'Which option do you prefer?',
-              schema: { type: 'object', properties: { option: { type: 'string' } }, required: ['option'] },
-              onAccept: 'answered',
-              onDecline: 'answered',
-              onUnsupported: 'answered',
-            }),
+            asking: {
+              tags: ['baton.input'],
+              meta: {
+                'baton.input': {
+                  kind: 'form',
+                  key: 'user_preference',
+                  message: 'Which option do you prefer?',
+                  schema: { type: 'object', properties: { option: { type: 'string' } }, required: ['option'] },
+                },
+              },
+              on: {
+                'answer.user_preference.accept': 'answered',
+                'answer.user_preference.decline': 'answered',
+                'answer.user_preference.cancel': 'answered',
+                // Skipped when the client did not declare elicitation.
+                'answer.user_preference.unsupported': 'answered',
+              },
+            },
             answered: { type: 'final' },
           },
         },
         byModel: {
           initial: 'asking',
           states: {
-            asking: askSampling({
-              key: 'model_opinion',
-              request: {
-                messages: [{ role: 'user', content: { type: 'text', text: 'Pick an option.' } }],
-                maxTokens: 50,
+            asking: {
+              tags: ['baton.input'],
+              meta: {
+                'baton.input': {
+                  kind: 'sampling',
+                  key: 'model_opinion',
+                  request: {
+                    messages: [{ role: 'user', content: { type: 'text', text: 'Pick an option.' } }],
+                    maxTokens: 50,
+                  },
+                },
               },
-              onResult: 'answered',
-              onUnsupported: 'answered',
-            }),
+              on: { 'answer.model_opinion.result': 'answered', 'answer.model_opinion.unsupported': 'answered' },
+            },
             answered: { type: 'final' },
           },
         },

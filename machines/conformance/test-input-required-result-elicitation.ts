@@ -1,6 +1,6 @@
 /** test_input_required_result_elicitation: ask a name, greet (conformance `basic-elicitation` and friends). */
 import { assign, setup } from 'xstate';
-import { askForm, defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
+import { defineTool, formContent, type AnswerEvent } from '../../server/engine/index.js';
 import { NO_ARGUMENTS } from './media.js';
 
 const machine = setup({ types: {} as { context: { name: string }; events: AnswerEvent } }).createMachine({
@@ -9,16 +9,25 @@ const machine = setup({ types: {} as { context: { name: string }; events: Answer
   context: { name: '' },
   output: ({ event }) => event.output,
   states: {
-    askName: askForm({
-      key: 'user_name',
-      message: 'What is your name?',
-      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-      onAccept: {
-        target: 'greet',
-        actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }),
+    askName: {
+      tags: ['baton.input'],
+      meta: {
+        'baton.input': {
+          kind: 'form',
+          key: 'user_name',
+          message: 'What is your name?',
+          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
       },
-      onDecline: 'declined',
-    }),
+      on: {
+        'answer.user_name.accept': {
+          target: 'greet',
+          actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }),
+        },
+        'answer.user_name.decline': 'declined',
+        'answer.user_name.cancel': 'declined',
+      },
+    },
     greet: { type: 'final', output: ({ context }) => `Hello, ${context.name}!` },
     declined: { type: 'final', output: 'No name was given.' },
   },

@@ -1,6 +1,6 @@
 /** test_input_required_result_list_roots: ask for the client's roots, list them (`basic-list-roots`). */
 import { assign, setup } from 'xstate';
-import { askRoots, defineTool, type AnswerEvent, type RootsResultEvent } from '../../server/engine/index.js';
+import { defineTool, type AnswerEvent, type RootsResultEvent } from '../../server/engine/index.js';
 import { NO_ARGUMENTS } from './media.js';
 
 const machine = setup({ types: {} as { context: { roots: string[] }; events: AnswerEvent } }).createMachine({
@@ -9,13 +9,16 @@ const machine = setup({ types: {} as { context: { roots: string[] }; events: Ans
   context: { roots: [] },
   output: ({ event }) => event.output,
   states: {
-    askRoots: askRoots({
-      key: 'client_roots',
-      onResult: {
-        target: 'done',
-        actions: assign({ roots: ({ event }) => (event as RootsResultEvent).roots.map((root) => root.uri) }),
+    askRoots: {
+      tags: ['baton.input'],
+      meta: { 'baton.input': { kind: 'roots', key: 'client_roots' } },
+      on: {
+        'answer.client_roots.result': {
+          target: 'done',
+          actions: assign({ roots: ({ event }) => (event as RootsResultEvent).roots.map((root) => root.uri) }),
+        },
       },
-    }),
+    },
     done: { type: 'final', output: ({ context }) => `Roots: ${context.roots.join(', ') || '(none)'}` },
   },
 });

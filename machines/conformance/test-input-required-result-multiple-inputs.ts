@@ -3,7 +3,7 @@
  * three parallel regions (`multiple-input-requests`).
  */
 import { setup } from 'xstate';
-import { askForm, askRoots, askSampling, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+import { defineTool, type AnswerEvent } from '../../server/engine/index.js';
 import { NO_ARGUMENTS } from './media.js';
 
 const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
@@ -18,34 +18,53 @@ const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
         name: {
           initial: 'asking',
           states: {
-            asking: askForm({
-              key: 'user_name',
-              message: 'What is your name?',
-              schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-              onAccept: 'answered',
-              onDecline: 'answered',
-            }),
+            asking: {
+              tags: ['baton.input'],
+              meta: {
+                'baton.input': {
+                  kind: 'form',
+                  key: 'user_name',
+                  message: 'What is your name?',
+                  schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+                },
+              },
+              on: {
+                'answer.user_name.accept': 'answered',
+                'answer.user_name.decline': 'answered',
+                'answer.user_name.cancel': 'answered',
+              },
+            },
             answered: { type: 'final' },
           },
         },
         greeting: {
           initial: 'asking',
           states: {
-            asking: askSampling({
-              key: 'greeting',
-              request: {
-                messages: [{ role: 'user', content: { type: 'text', text: 'Write a greeting.' } }],
-                maxTokens: 50,
+            asking: {
+              tags: ['baton.input'],
+              meta: {
+                'baton.input': {
+                  kind: 'sampling',
+                  key: 'greeting',
+                  request: {
+                    messages: [{ role: 'user', content: { type: 'text', text: 'Write a greeting.' } }],
+                    maxTokens: 50,
+                  },
+                },
               },
-              onResult: 'answered',
-            }),
+              on: { 'answer.greeting.result': 'answered' },
+            },
             answered: { type: 'final' },
           },
         },
         roots: {
           initial: 'asking',
           states: {
-            asking: askRoots({ key: 'client_roots', onResult: 'answered' }),
+            asking: {
+              tags: ['baton.input'],
+              meta: { 'baton.input': { kind: 'roots', key: 'client_roots' } },
+              on: { 'answer.client_roots.result': 'answered' },
+            },
             answered: { type: 'final' },
           },
         },

@@ -3,7 +3,7 @@
  * gets -32021 before anything runs (conformance `server-stateless`).
  */
 import { setup } from 'xstate';
-import { askSampling, defineTool, type AnswerEvent } from '../../server/engine/index.js';
+import { defineTool, type AnswerEvent } from '../../server/engine/index.js';
 import { NO_ARGUMENTS } from './media.js';
 
 const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
@@ -11,11 +11,17 @@ const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
   initial: 'sample',
   output: ({ event }) => event.output,
   states: {
-    sample: askSampling({
-      key: 'sample',
-      request: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }], maxTokens: 20 },
-      onResult: 'done',
-    }),
+    sample: {
+      tags: ['baton.input'],
+      meta: {
+        'baton.input': {
+          kind: 'sampling',
+          key: 'sample',
+          request: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }], maxTokens: 20 },
+        },
+      },
+      on: { 'answer.sample.result': 'done' },
+    },
     done: { type: 'final', output: 'Sampling answered.' },
   },
 });

@@ -3,7 +3,7 @@
  * 2025-11-25 `tools-call-sampling`, a `sampling/createMessage` request on the call's stream).
  */
 import { assign, setup } from 'xstate';
-import { askSampling, defineTool, type AnswerEvent, type SamplingResultEvent } from '../../server/engine/index.js';
+import { defineTool, type AnswerEvent, type SamplingResultEvent } from '../../server/engine/index.js';
 
 type Context = { prompt: string; answer: string };
 
@@ -15,19 +15,27 @@ const machine = setup({
   context: ({ input }) => ({ prompt: input.prompt, answer: '' }),
   output: ({ event }) => event.output,
   states: {
-    sample: askSampling<Context>({
-      key: 'completion',
-      request: ({ context }) => ({
-        messages: [{ role: 'user', content: { type: 'text', text: context.prompt } }],
-        maxTokens: 100,
-      }),
-      onResult: {
-        target: 'done',
-        actions: assign({
-          answer: ({ event }) => ((event as SamplingResultEvent).result.content as { text?: string })?.text ?? '',
-        }),
+    sample: {
+      tags: ['baton.input'],
+      meta: {
+        'baton.input': {
+          kind: 'sampling',
+          key: 'completion',
+          request: ({ context }: { context: Context }) => ({
+            messages: [{ role: 'user', content: { type: 'text', text: context.prompt } }],
+            maxTokens: 100,
+          }),
+        },
       },
-    }),
+      on: {
+        'answer.completion.result': {
+          target: 'done',
+          actions: assign({
+            answer: ({ event }) => ((event as SamplingResultEvent).result.content as { text?: string })?.text ?? '',
+          }),
+        },
+      },
+    },
     done: { type: 'final', output: ({ context }) => `LLM response: ${context.answer}` },
   },
 });

@@ -4,7 +4,7 @@
  * `tasks-dispatch-and-envelope`. Without the extension it is an ordinary multi round-trip flow.
  */
 import { setup } from 'xstate';
-import { askForm, defineTool, formContent, startsTask, type AnswerEvent } from '../../../server/engine/index.js';
+import { defineTool, formContent, type AnswerEvent } from '../../../server/engine/index.js';
 
 const machine = setup({
   types: {} as { context: { filename: string }; input: { filename: string }; events: AnswerEvent },
@@ -15,15 +15,23 @@ const machine = setup({
   context: ({ input }) => ({ filename: input.filename }),
   output: ({ event }) => event.output,
   states: {
-    confirming: startsTask(
-      askForm<{ filename: string }>({
-        key: 'confirm',
-        message: ({ context }) => `Delete ${context.filename}?`,
-        schema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
-        onAccept: [{ guard: 'confirmed', target: 'deleted' }, { target: 'kept' }],
-        onDecline: 'kept',
-      }),
-    ),
+    // The task starts here (baton.task): the confirmation is asked inside it.
+    confirming: {
+      tags: ['baton.input', 'baton.task'],
+      meta: {
+        'baton.input': {
+          kind: 'form',
+          key: 'confirm',
+          message: ({ context }: { context: { filename: string } }) => `Delete ${context.filename}?`,
+          schema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+        },
+      },
+      on: {
+        'answer.confirm.accept': [{ guard: 'confirmed', target: 'deleted' }, { target: 'kept' }],
+        'answer.confirm.decline': 'kept',
+        'answer.confirm.cancel': 'kept',
+      },
+    },
     deleted: { type: 'final', output: ({ context }) => `Deleted ${context.filename}.` },
     kept: { type: 'final', output: ({ context }) => `Kept ${context.filename}.` },
   },

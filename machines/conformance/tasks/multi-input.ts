@@ -3,35 +3,65 @@
  * answered by its own `tasks/update` (`tasks-mrtr-input`, partial fulfilment).
  */
 import { setup } from 'xstate';
-import { askForm, defineTool, startsTask, type AnswerEvent } from '../../../server/engine/index.js';
-
-const region = (key: string, message: string, property: Record<string, Record<string, unknown>>) => ({
-  initial: 'asking',
-  states: {
-    asking: askForm({
-      key,
-      message,
-      schema: { type: 'object', properties: property },
-      onAccept: 'answered',
-      onDecline: 'answered',
-    }),
-    answered: { type: 'final' as const },
-  },
-});
+import { defineTool, type AnswerEvent } from '../../../server/engine/index.js';
 
 const machine = setup({ types: {} as { events: AnswerEvent } }).createMachine({
   id: 'multiInput',
   initial: 'asking',
   output: ({ event }) => event.output,
   states: {
-    asking: startsTask({
+    // The task starts here (baton.task): both questions are asked inside it, in one round.
+    asking: {
+      tags: ['baton.task'],
       type: 'parallel',
       onDone: 'done',
       states: {
-        name: region('name', 'What is your name?', { name: { type: 'string' } }),
-        confirm: region('confirm', 'Shall we go on?', { confirm: { type: 'boolean' } }),
+        name: {
+          initial: 'asking',
+          states: {
+            asking: {
+              tags: ['baton.input'],
+              meta: {
+                'baton.input': {
+                  kind: 'form',
+                  key: 'name',
+                  message: 'What is your name?',
+                  schema: { type: 'object', properties: { name: { type: 'string' } } },
+                },
+              },
+              on: {
+                'answer.name.accept': 'answered',
+                'answer.name.decline': 'answered',
+                'answer.name.cancel': 'answered',
+              },
+            },
+            answered: { type: 'final' },
+          },
+        },
+        confirm: {
+          initial: 'asking',
+          states: {
+            asking: {
+              tags: ['baton.input'],
+              meta: {
+                'baton.input': {
+                  kind: 'form',
+                  key: 'confirm',
+                  message: 'Shall we go on?',
+                  schema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+                },
+              },
+              on: {
+                'answer.confirm.accept': 'answered',
+                'answer.confirm.decline': 'answered',
+                'answer.confirm.cancel': 'answered',
+              },
+            },
+            answered: { type: 'final' },
+          },
+        },
       },
-    }),
+    },
     done: { type: 'final', output: 'Both answers received.' },
   },
 });

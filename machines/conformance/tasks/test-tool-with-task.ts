@@ -3,7 +3,7 @@
  * rest as a task, as the extension recommends (MRTR before the task; `tasks-mrtr-composition`).
  */
 import { assign, setup } from 'xstate';
-import { askForm, defineTool, formContent, type AnswerEvent } from '../../../server/engine/index.js';
+import { defineTool, formContent, type AnswerEvent } from '../../../server/engine/index.js';
 
 const machine = setup({
   types: {} as { context: { name: string }; events: AnswerEvent },
@@ -13,16 +13,25 @@ const machine = setup({
   context: { name: '' },
   output: ({ event }) => event.output,
   states: {
-    askName: askForm({
-      key: 'user_name',
-      message: 'What is your name?',
-      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-      onAccept: {
-        target: 'working',
-        actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }),
+    askName: {
+      tags: ['baton.input'],
+      meta: {
+        'baton.input': {
+          kind: 'form',
+          key: 'user_name',
+          message: 'What is your name?',
+          schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
       },
-      onDecline: 'declined',
-    }),
+      on: {
+        'answer.user_name.accept': {
+          target: 'working',
+          actions: assign({ name: ({ event }) => formContent<{ name: string }>(event).name }),
+        },
+        'answer.user_name.decline': 'declined',
+        'answer.user_name.cancel': 'declined',
+      },
+    },
     // The timer is long work: the task starts here.
     working: { after: { 500: 'done' } },
     done: { type: 'final', output: ({ context }) => `Hello, ${context.name}! Your task is done.` },
