@@ -59,6 +59,18 @@ export {
   type TaskHead,
   type TaskQueue,
   type TaskRecord,
+  OperatorTasks,
+  TaskQueryError,
+  DEFAULT_STUCK_THRESHOLDS,
+  MAX_TASK_PAGE,
+  type TaskListQuery,
+  type TaskPage,
+  type TaskSummary,
+  type TaskDetail,
+  type StuckTask,
+  type StuckReason,
+  type StuckThresholds,
+  type CancelOutcome,
 } from './tasks/index.js';
 export {
   checkToolEffects,

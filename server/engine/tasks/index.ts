@@ -11,6 +11,25 @@ export type { NewTask, TaskManagerOptions } from './task-manager.js';
 export { startTaskRuntime, type TaskRuntime, type TaskRuntimeOptions } from './task-runtime.js';
 export { TaskRunner, type TaskRunnerOptions, type TaskTools } from './task-runner.js';
 export type { TaskStore, TaskHead, TaskEventKind, TaskEventListener } from './task-store.js';
+export {
+  DEFAULT_TASK_PAGE,
+  MAX_TASK_PAGE,
+  MAX_TASKS_SCANNED,
+  TaskQueryError,
+  type TaskListQuery,
+  type TaskPage,
+} from './task-listing.js';
+export {
+  activeStates,
+  describeTask,
+  summarizeTask,
+  type TaskDetail,
+  type TaskQuestionSummary,
+  type TaskSummary,
+} from './task-summary.js';
+export { cancelTask, type CancelOutcome } from './task-cancel.js';
+export { OperatorTasks, type OperatorTasksOptions, type StuckPage, type StuckTask } from './operator-tasks.js';
+export { DEFAULT_STUCK_THRESHOLDS, stuckReasons, type StuckReason, type StuckThresholds } from './stuck-tasks.js';
 export { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 export { MemoryTaskStore, DEFAULT_MEMORY_STORE_BYTES } from './memory-task-store.js';
 export { DEFAULT_TASK_QUOTAS, TaskLimitError, type TaskLimitReason, type TaskQuotas } from './task-quotas.js';

@@ -22,6 +22,18 @@ import {
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, TaskLimitError, type OwnerUsage, type TaskQuotas } from './task-quotas.js';
 import { shareRefusal } from '../fair-share.js';
+import {
+  comesAfter,
+  encodeCursor,
+  listOrder,
+  matchesQuery,
+  MAX_TASKS_SCANNED,
+  normalizeTaskQuery,
+  type ListPosition,
+  type TaskListQuery,
+  type TaskPage,
+} from './task-listing.js';
+import { summarizeTask } from './task-summary.js';
 
 /** Bytes all records together may hold in one process (256 MiB), when quotas are in force. */
 export const DEFAULT_MEMORY_STORE_BYTES = 256 * 1024 * 1024;
@@ -97,6 +109,30 @@ export class MemoryTaskStore implements TaskStore {
       this.#put(taskId, structuredClone(next), bytes);
     }
     return structuredClone(next ?? current);
+  }
+
+  async list(query?: TaskListQuery): Promise<TaskPage> {
+    const q = normalizeTaskQuery(query);
+    const now = this.#clock();
+    // Sorted per call: the memory store serves one instance, and only operators list.
+    const entries = [...this.#records.values()]
+      .map(({ record }) => record)
+      .filter((record) => now < deleteAfter(record) && record.lastUpdatedAt <= q.changedBefore)
+      .map((record) => ({ changedAt: record.lastUpdatedAt, taskId: record.taskId, record }))
+      .sort(listOrder);
+    const tasks = [];
+    let scanned = 0;
+    let last: ListPosition | undefined;
+    for (const entry of entries) {
+      if (!comesAfter(entry, q.after)) continue;
+      if (entry.changedAt < q.changedAfter) return { tasks };
+      if (tasks.length === q.limit || scanned === MAX_TASKS_SCANNED) return { tasks, cursor: encodeCursor(last!) };
+      scanned += 1;
+      last = entry;
+      const summary = summarizeTask(entry.record);
+      if (matchesQuery(summary, q)) tasks.push(summary);
+    }
+    return { tasks };
   }
 
   async publish(taskId: string, kind: TaskEventKind): Promise<void> {

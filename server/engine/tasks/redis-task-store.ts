@@ -20,6 +20,16 @@ import {
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, type TaskQuotas } from './task-quotas.js';
 import { DEFAULT_MAX_MEMORY_FRACTION, RedisMemoryWatch } from './redis-memory-watch.js';
+import { INDEX_ON_CREATE, INDEX_ON_UPDATE, indexKeys, pruneIndex, readIndex } from './redis-task-index.js';
+import {
+  encodeCursor,
+  matchesQuery,
+  MAX_TASKS_SCANNED,
+  normalizeTaskQuery,
+  type TaskListQuery,
+  type TaskPage,
+} from './task-listing.js';
+import { summarizeTask, type TaskSummary } from './task-summary.js';
 
 export interface RedisTaskStoreOptions {
   url: string;
@@ -53,6 +63,7 @@ const MAX_CAS_ATTEMPTS = 50;
 // (ARGV[9]) and its owner (ARGV[10], a digest) for freeing its ledger entry if it cannot be read. With an owner, the
 // owner's ledger (KEYS[2]: task id -> "L|T:<bytes>:<deleteAfter>", L live, T terminal) is
 // checked against the quotas (ARGV[6] = '1') and the task entered in it, in the same atomic step.
+// It enters the task in the list's index too (KEYS[3], KEYS[4]: redis-task-index.ts).
 const CREATE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
 local now = tonumber(ARGV[5])
@@ -78,13 +89,15 @@ if ARGV[3] ~= '' then
   local pttl = redis.call('PTTL', KEYS[2])
   if pttl < 0 or now + pttl < tonumber(ARGV[2]) then redis.call('PEXPIREAT', KEYS[2], ARGV[2]) end
 end
+${INDEX_ON_CREATE}
 return {1}`;
 // Replaces the body only if nobody changed it since it was read; keeps the owner's ledger entry
-// (KEYS[2], field ARGV[4]) in step when there is one.
+// (KEYS[2], field ARGV[4]) and the task's place in the list (redis-task-index.ts) in step.
 const COMPARE_AND_SET = `
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
 if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
+${INDEX_ON_UPDATE}
 return 1`;
 // Frees the entry of a record that does not open (KEYS[1], if still at rev ARGV[1]) in its
 // owner's ledger (KEYS[2], field ARGV[2]), so it no longer holds its owner's live-task slot.
@@ -99,6 +112,7 @@ export class RedisTaskStore implements TaskStore {
   readonly #keyRing: KeyRing;
   readonly #prefix: string;
   readonly #channel: string;
+  readonly #index: { changed: string; expires: string };
   readonly #listeners = new Set<TaskEventListener>();
   readonly #memory: RedisMemoryWatch;
   readonly #logger: Logger;
@@ -119,6 +133,7 @@ export class RedisTaskStore implements TaskStore {
     });
     this.#prefix = options.prefix ?? 'baton:task:';
     this.#channel = `${this.#prefix}events`;
+    this.#index = indexKeys(this.#prefix);
     this.#subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.#channel) return;
       const space = message.indexOf(' ');
@@ -144,9 +159,11 @@ export class RedisTaskStore implements TaskStore {
     const owner = record.owner;
     const [created, live, held] = (await this.#redis.eval(
       CREATE,
-      2,
+      4,
       this.#key(record.taskId),
       owner ? this.#ownerKey(owner) : this.#key(record.taskId),
+      this.#index.changed,
+      this.#index.expires,
       body,
       String(deleteAfter(record)),
       owner ? record.taskId : '',
@@ -157,6 +174,8 @@ export class RedisTaskStore implements TaskStore {
       String(quotas?.bytesPerClient ?? 0),
       this.#sealHead(record),
       owner ?? '',
+      record.taskId,
+      String(record.lastUpdatedAt),
     )) as number[];
     if (created === 1) return;
     if (created === 0) throw new Error(`task ${record.taskId} exists`);
@@ -206,18 +225,51 @@ export class RedisTaskStore implements TaskStore {
       const owner = next.owner;
       const stored = await this.#redis.eval(
         COMPARE_AND_SET,
-        2,
+        3,
         this.#key(taskId),
         owner ? this.#ownerKey(owner) : this.#key(taskId),
+        this.#index.changed,
         rev,
         String(Number(rev) + 1),
         body,
         taskId,
         owner ? `${isTerminal(next) ? 'T' : 'L'}:${body.length}:${deleteAfter(next)}` : '',
+        String(next.lastUpdatedAt),
       );
       if (stored === 1) return next;
     }
     throw new Error(`task ${taskId}: too many concurrent changes`);
+  }
+
+  async list(query?: TaskListQuery): Promise<TaskPage> {
+    const q = normalizeTaskQuery(query);
+    const tasks: TaskSummary[] = [];
+    let after = q.after;
+    let scanned = 0;
+    for (;;) {
+      const need = Math.min(q.limit - tasks.length, MAX_TASKS_SCANNED - scanned);
+      // One entry more than is read: whether it exists says if a cursor is owed.
+      const entries = await readIndex(this.#redis, this.#index.changed, {
+        after,
+        count: need + 1,
+        min: q.changedAfter,
+        max: q.changedBefore,
+      });
+      const read = entries.slice(0, need);
+      const records = await this.#readMany(read.map((entry) => entry.taskId));
+      const gone: string[] = [];
+      read.forEach((entry, n) => {
+        const record = records[n];
+        if (record === null) gone.push(entry.taskId);
+        const summary = record ? summarizeTask(record) : undefined;
+        if (summary && matchesQuery(summary, q)) tasks.push(summary);
+      });
+      await pruneIndex(this.#redis, this.#prefix, gone);
+      scanned += read.length;
+      after = read.at(-1) ?? after;
+      if (entries.length <= need) return { tasks };
+      if (tasks.length === q.limit || scanned >= MAX_TASKS_SCANNED) return { tasks, cursor: encodeCursor(after!) };
+    }
   }
 
   async publish(taskId: string, kind: TaskEventKind): Promise<void> {
@@ -255,6 +307,24 @@ export class RedisTaskStore implements TaskStore {
   /** The owner's ledger; task ids never hold a colon, so it cannot be mistaken for a task. */
   #ownerKey(owner: string): string {
     return `${this.#prefix}owner:${owner}`;
+  }
+
+  /**
+   * The records of `taskIds` in one round trip: null where Redis holds none (its ttl ran out),
+   * undefined where it does not open here (task-store.ts: no task at all).
+   */
+  async #readMany(taskIds: string[]): Promise<Array<TaskRecord | null | undefined>> {
+    if (taskIds.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const taskId of taskIds) pipeline.hget(this.#key(taskId), 'body');
+    const replies = (await pipeline.exec()) ?? [];
+    return taskIds.map((taskId, n) => {
+      const [error, body] = replies[n] ?? [];
+      if (error) throw error;
+      if (typeof body !== 'string') return null;
+      const opened = openState(body, this.#keyRing, RECORD_BOUNDS.maxLength, RECORD_BOUNDS.inflationRatio);
+      return opened && opened.claims.id === taskId ? (opened.snapshot as TaskRecord) : undefined;
+    });
   }
 
   async #read(taskId: string): Promise<[string | undefined, TaskRecord | undefined]> {

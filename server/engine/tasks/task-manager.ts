@@ -10,8 +10,9 @@ import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
 import type { TaskTimer } from '../round/index.js';
 import type { TaskQueue } from './task-queue.js';
+import { cancelTask } from './task-cancel.js';
+import { OperatorTasks } from './operator-tasks.js';
 import {
-  cancelledOutcome,
   expiredOutcome,
   isTerminal,
   terminalFields,
@@ -63,12 +64,15 @@ export class TaskManager {
   readonly #clock: () => number;
   readonly #random: (length: number) => Uint8Array;
   readonly #followers: TaskFollowers;
+  /** Every principal's tasks, for operators (the console): the same store, cancelled the same way. */
+  readonly operator: OperatorTasks;
 
   constructor(options: TaskManagerOptions) {
     this.#o = options;
     this.#followers = new TaskFollowers(options.store);
     this.#clock = options.clock ?? Date.now;
     this.#random = options.randomBytes ?? ((n) => new Uint8Array(randomBytes(n)));
+    this.operator = new OperatorTasks({ store: options.store, clock: this.#clock, telemetry: options.telemetry });
   }
 
   get ttlMs(): number {
@@ -137,9 +141,16 @@ export class TaskManager {
       changed = false;
       if (r.status !== 'input_required' || r.phase !== 'idle') return undefined;
       const answers = { ...r.answers };
+      const now = this.#clock();
+      // Times of the questions still asked only: keys of earlier pauses are dropped, so it stays bounded.
+      const answeredAt: Record<string, number> = {};
+      for (const key of Object.keys(r.asked)) {
+        if (r.answeredAt?.[key] !== undefined) answeredAt[key] = r.answeredAt[key];
+      }
       for (const [key, value] of Object.entries(responses)) {
         if (Object.hasOwn(r.asked, key) && !Object.hasOwn(answers, key)) {
           answers[key] = value;
+          answeredAt[key] = now;
           changed = true;
         }
       }
@@ -148,7 +159,8 @@ export class TaskManager {
       return {
         ...r,
         answers,
-        lastUpdatedAt: this.#clock(),
+        answeredAt,
+        lastUpdatedAt: now,
         ...(resumed ? { status: 'working' as const, phase: 'queued' as const, statusMessage: 'Answers received' } : {}),
       };
     });
@@ -168,21 +180,7 @@ export class TaskManager {
   async cancel(taskId: string, principal: string): Promise<boolean> {
     const terminal = await this.#read(taskId, principal, isTerminal);
     if (terminal === undefined) return false;
-    if (terminal) return true;
-    let cancelled = false;
-    const stored = await this.#o.store.update(taskId, (r) => {
-      cancelled = false;
-      if (isTerminal(r)) return undefined;
-      if (r.phase !== 'idle') return { ...r, cancelRequested: true };
-      cancelled = true;
-      return { ...r, ...terminalFields(), ...cancelledOutcome(), cancelRequested: true, lastUpdatedAt: this.#clock() };
-    });
-    if (stored && cancelled) this.#o.telemetry?.metrics?.taskStatus('cancelled', stored.tool);
-    if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
-    else if (stored) {
-      await this.#o.store.publish(taskId, 'cancel');
-      // A step queued but not started yet sees the request when it starts.
-    }
+    if (!terminal) await cancelTask(this.#o.store, taskId, { clock: this.#clock, telemetry: this.#o.telemetry });
     return true;
   }
 

@@ -34,12 +34,14 @@ export interface StepQuestions {
 /**
  * The questions a step stops at, by wire key: a question still waiting for its first answer
  * keeps its key; one asked again (answered, re-asked after a rejected answer, or entered anew)
- * gets `<key>.<n>`. Counts how often each question was asked in `askCounts`.
+ * gets `<key>.<n>`. Counts how often each question was asked in `askCounts`. A question asked anew
+ * is stamped `askedAt: now` (a kept one keeps its first time), for the console's timeline.
  */
 export function wireQuestions(
   record: TaskRecord,
   questions: StepQuestions,
   askCounts: Record<string, number>,
+  now?: number,
 ): Record<string, AskedQuestion> {
   const unanswered = new Map<string, string>();
   for (const [wireKey, q] of Object.entries(record.asked)) {
@@ -54,7 +56,11 @@ export function wireQuestions(
     }
     const count = (askCounts[key] ?? 0) + 1;
     askCounts[key] = count;
-    asked[count === 1 ? key : `${key}.${count}`] = { questionKey: key, request: questions.inputRequests[key]! };
+    asked[count === 1 ? key : `${key}.${count}`] = {
+      questionKey: key,
+      request: questions.inputRequests[key]!,
+      ...(now === undefined ? {} : { askedAt: now }),
+    };
   }
   return asked;
 }

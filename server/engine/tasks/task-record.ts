@@ -23,6 +23,8 @@ export interface AskedQuestion {
   /** The machine's question key (the `key` of askForm & co). */
   questionKey: string;
   request: InputRequest;
+  /** When it was first asked under this key (ms since the epoch), for the console's timeline. */
+  askedAt?: number;
 }
 
 export interface TaskRecord {
@@ -57,6 +59,8 @@ export interface TaskRecord {
   /** Outstanding questions by wire key, and the answers received so far for some of them. */
   asked: Record<string, AskedQuestion>;
   answers: Record<string, unknown>;
+  /** When each of those answers arrived (ms since the epoch), by wire key: times only, never values. */
+  answeredAt?: Record<string, number> | undefined;
   /** How often each question key has been asked, for fresh wire keys when one is asked again. */
   askCounts: Record<string, number>;
   cancelRequested: boolean;
@@ -78,7 +82,7 @@ export type Outcome = Partial<TaskRecord> & Pick<TaskRecord, 'status'>;
 /** What a terminal task no longer needs to keep. */
 export function terminalFields(): Partial<TaskRecord> {
   // The arguments too: a finished task is kept for the rest of its ttlMs, and only its result is read.
-  return { arguments: {}, snapshot: undefined, timers: [], asked: {}, answers: {} };
+  return { arguments: {}, snapshot: undefined, timers: [], asked: {}, answers: {}, answeredAt: undefined };
 }
 
 export function cancelledOutcome(): Outcome {

@@ -4,6 +4,7 @@
  * must change a record atomically: steps, updates and cancels race from different instances.
  */
 import type { TaskRecord } from './task-record.js';
+import type { TaskListQuery, TaskPage } from './task-listing.js';
 import type { TaskQuotas } from './task-quotas.js';
 
 /** `changed`: a task's observable state changed (notifications/tasks). `cancel`: stop its running step. */
@@ -50,6 +51,13 @@ export interface TaskStore {
    * record as stored afterwards (undefined if there is none).
    */
   update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined>;
+  /**
+   * A page of every principal's tasks, most recently changed first, as summaries (task-summary.ts:
+   * never arguments, answers or the snapshot's context), for operators (the console, `baton
+   * tasks`). Reads a page at a time however many tasks the store holds (task-listing.ts). Rejects
+   * a query it cannot answer (a cursor that is not one) with a TaskQueryError.
+   */
+  list(query?: TaskListQuery): Promise<TaskPage>;
   /**
    * Holds every task to `quotas` from now on (task-quotas.ts); the task runtime calls it once. An
    * update that would make a record larger than one task allows is rejected with a TaskLimitError and

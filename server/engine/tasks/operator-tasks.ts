@@ -1,0 +1,93 @@
+/**
+ * Every principal's tasks, for an operator (the console, `baton tasks`): listed a page at a time,
+ * shown one by one, cancelled, and the stuck ones found. It reads and changes tasks only through
+ * the TaskStore interface, so it sees exactly what the fleet sees (memory or Redis), and cancels
+ * the way tasks/cancel does (task-cancel.ts). Who is an operator is decided before this is called
+ * (server/http/operator-access.ts; for `baton tasks`, whoever holds the store's URL and keys).
+ */
+import type { Telemetry } from '../../telemetry/index.js';
+import { cancelTask, type CancelOutcome } from './task-cancel.js';
+import type { TaskListQuery, TaskPage } from './task-listing.js';
+import type { TaskStore } from './task-store.js';
+import { describeTask, type TaskDetail, type TaskSummary } from './task-summary.js';
+import {
+  DEFAULT_STUCK_THRESHOLDS,
+  shortestQuiet,
+  stuckReasons,
+  type StuckReason,
+  type StuckThresholds,
+} from './stuck-tasks.js';
+
+export interface OperatorTasksOptions {
+  store: TaskStore;
+  clock?: () => number;
+  telemetry?: Telemetry | undefined;
+}
+
+export interface StuckTask extends TaskSummary {
+  reasons: StuckReason[];
+}
+
+export interface StuckPage {
+  tasks: StuckTask[];
+  cursor?: string;
+}
+
+/** Task ids are 22 characters (128 random bits); anything far off is no task, and is not looked up. */
+function isTaskId(taskId: unknown): taskId is string {
+  return typeof taskId === 'string' && taskId.length > 0 && taskId.length <= 64;
+}
+
+export class OperatorTasks {
+  readonly #store: TaskStore;
+  readonly #clock: () => number;
+  readonly #telemetry: Telemetry | undefined;
+
+  constructor(options: OperatorTasksOptions) {
+    this.#store = options.store;
+    this.#clock = options.clock ?? Date.now;
+    this.#telemetry = options.telemetry;
+  }
+
+  /** The clock the stuck rules and ages are measured by. */
+  now(): number {
+    return this.#clock();
+  }
+
+  list(query?: TaskListQuery): Promise<TaskPage> {
+    return this.#store.list(query);
+  }
+
+  /** One task's summary and result, or undefined when there is none. */
+  async show(taskId: string): Promise<TaskDetail | undefined> {
+    return isTaskId(taskId) ? this.#store.peek(taskId, describeTask) : undefined;
+  }
+
+  /** Cancels any principal's task, as tasks/cancel does its owner's. */
+  async cancel(taskId: string): Promise<CancelOutcome> {
+    if (!isTaskId(taskId)) return 'missing';
+    return cancelTask(this.#store, taskId, { clock: this.#clock, telemetry: this.#telemetry });
+  }
+
+  /**
+   * A page of live tasks some stuck rule holds for (stuck-tasks.ts). Only the part of the index
+   * quiet for long enough is read, oldest changes last, so a busy store costs what its quiet part does.
+   */
+  async stuck(
+    options: { thresholds?: Partial<StuckThresholds>; tool?: string; limit?: number; cursor?: string } = {},
+  ): Promise<StuckPage> {
+    const thresholds = { ...DEFAULT_STUCK_THRESHOLDS, ...options.thresholds };
+    const now = this.#clock();
+    const page = await this.#store.list({
+      status: ['working', 'input_required'],
+      tool: options.tool,
+      changedBefore: now - shortestQuiet(thresholds),
+      limit: options.limit,
+      cursor: options.cursor,
+    });
+    const tasks = page.tasks
+      .map((task) => ({ ...task, reasons: stuckReasons(task, now, thresholds) }))
+      .filter((task) => task.reasons.length > 0);
+    return { tasks, ...(page.cursor ? { cursor: page.cursor } : {}) };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * What an operator sees of a task (the console, `baton tasks`): built from the record, without
+ * its arguments, its answers' values or its snapshot's context, which are the caller's data. The
+ * states come from the snapshot's `value` (names from the machine, never from a caller), the
+ * questions by key, the timers by id and due time, the trace by id.
+ */
+import type { JsonRpcErrorObject, TaskPhase, TaskRecord, TaskStatus } from './task-record.js';
+import { isTerminal } from './task-record.js';
+
+export interface TaskQuestionSummary {
+  /** The wire key (`approve`, `approve.2`): what tasks/update answers. */
+  key: string;
+  /** The machine's question key. */
+  questionKey: string;
+  answered: boolean;
+  /** When it was asked and answered (ms since the epoch); absent on records stored before these were kept. */
+  askedAt?: number;
+  answeredAt?: number;
+}
+
+export interface TaskSummary {
+  taskId: string;
+  tool: string;
+  /** The machine's structural version the task started with. */
+  version: string;
+  status: TaskStatus;
+  phase: TaskPhase;
+  /** The states it waits in or runs, as key paths from the root (`deploy.waiting`); empty once terminal. */
+  states: string[];
+  statusMessage?: string;
+  createdAt: number;
+  lastUpdatedAt: number;
+  ttlMs: number;
+  /** When its ttl runs out: past this and not terminal, it is failed as expired. */
+  expiresAt: number;
+  /** Digest of the principal that created it (never the principal itself). */
+  principal: string;
+  /** The job running its step while `phase` is `running`. */
+  runningJob?: string;
+  /** Whether a run of a step holds the task (task-claims.ts); the claim token itself stays in the store. */
+  claimed: boolean;
+  cancelRequested: boolean;
+  questions: TaskQuestionSummary[];
+  /** Durable timers by XState's id (`xstate.after.5000.ship.wait`), earliest first; not their events. */
+  timers: Array<{ id: string; dueAt: number }>;
+  /** The OpenTelemetry trace its steps' spans link to (32 hex digits), when it was created in one. */
+  traceId?: string;
+  /** The wire error of a failed task. */
+  error?: JsonRpcErrorObject;
+}
+
+/** A task's page: its summary, and the result of a completed task. */
+export interface TaskDetail extends TaskSummary {
+  /** The tool's result (a CallToolResult) once completed: the operator asked to see this task. */
+  result?: Record<string, unknown>;
+}
+
+/** The active states of an XState snapshot value (`'a'`, `{ a: 'b' }`, `{ p: { x: 'y', z: {} } }`) as key paths. */
+export function activeStates(value: unknown, prefix = ''): string[] {
+  if (typeof value === 'string') return [prefix + value];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return prefix ? [prefix.slice(0, -1)] : [];
+  const entries = Object.entries(value as Record<string, unknown>);
+  // `{ region: {} }`: a parallel region or compound state entered with no child active yet.
+  if (entries.length === 0) return prefix ? [prefix.slice(0, -1)] : [];
+  return entries.flatMap(([key, child]) => activeStates(child, `${prefix}${key}.`));
+}
+
+const FLOW_TRACE_ID = /^([0-9a-f]{32})-/;
+
+export function summarizeTask(record: Readonly<TaskRecord>): TaskSummary {
+  const terminal = isTerminal(record);
+  const questions: TaskQuestionSummary[] = Object.entries(record.asked).map(([key, asked]) => {
+    const answeredAt = record.answeredAt?.[key];
+    return {
+      key,
+      questionKey: asked.questionKey,
+      answered: Object.hasOwn(record.answers, key),
+      ...(asked.askedAt === undefined ? {} : { askedAt: asked.askedAt }),
+      ...(answeredAt === undefined ? {} : { answeredAt }),
+    };
+  });
+  const traceId = record.traceContext === undefined ? undefined : FLOW_TRACE_ID.exec(record.traceContext)?.[1];
+  return {
+    taskId: record.taskId,
+    tool: record.tool,
+    version: record.version,
+    status: record.status,
+    phase: record.phase,
+    states: terminal ? [] : activeStates((record.snapshot as { value?: unknown } | undefined)?.value),
+    ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+    createdAt: record.createdAt,
+    lastUpdatedAt: record.lastUpdatedAt,
+    ttlMs: record.ttlMs,
+    expiresAt: record.createdAt + record.ttlMs,
+    principal: record.principal,
+    ...(record.runningJob ? { runningJob: record.runningJob } : {}),
+    claimed: typeof record.runningStep === 'string' && record.runningStep.length > 0,
+    cancelRequested: record.cancelRequested,
+    questions,
+    timers: record.timers.map((t) => ({ id: t.id, dueAt: t.dueAt })).sort((a, b) => a.dueAt - b.dueAt),
+    ...(traceId ? { traceId } : {}),
+    ...(record.status === 'failed' && record.error ? { error: record.error } : {}),
+  };
+}
+
+export function describeTask(record: Readonly<TaskRecord>): TaskDetail {
+  const summary = summarizeTask(record);
+  return record.status === 'completed' && record.result ? { ...summary, result: record.result } : summary;
+}
