@@ -8,10 +8,11 @@
  *   rate (form) -> triage -(unhappy)-> askWhatWentWrong (form) -> saving (invoked) -> thanked
  *                         \-----------------------------------/
  *
- * Input states are written in the JSON exactly as askForm writes them: the `baton.input` tag, the
- * question in `meta["baton.input"]` and `on` handlers for answer.<key>.accept|decline|cancel; the
+ * Input states are plain data in the JSON, as in every tool: the `baton.input` tag, the question
+ * whole in `meta["baton.input"]` and `on` handlers for answer.<key>.accept|decline|cancel; the
  * start-up checks refuse the tool if one is missing, or if the JSON names an implementation this
- * file lacks.
+ * file lacks. The Stately editor imports the JSON as it is, and `baton export collect-feedback
+ * --json` writes it back.
  */
 import { createHash } from 'node:crypto';
 import { assign, fromPromise, setup } from 'xstate';
@@ -82,25 +83,33 @@ function resultFor(outcome: string | undefined, context: FeedbackContext) {
   }
 }
 
-export const collectFeedbackMachine = feedbackSetup.createMachine({
-  // The JSON's shape is checked by XState when the machine is built and by Baton at start-up.
-  // JSON cannot say what an invoked actor gets, so its input is added here, by actor name.
-  ...withActorInputs(machineJson as unknown as FeedbackConfig, {
-    saveFeedback: ({ context }: { context: FeedbackContext }) => {
-      const { ticketId: _ticketId, ...feedback } = context;
-      return feedback;
-    },
-  }),
-  context: ({ input }) => ({
-    subject: input.subject,
-    rating: null,
-    comment: null,
-    whatWentWrong: null,
-    contactMe: false,
-    ticketId: null,
-  }),
-  output: ({ context, event }) => resultFor((event.output as { outcome?: string } | undefined)?.outcome, context),
-});
+/**
+ * The machine of a collect-feedback JSON config, with this file's implementations: the JSON as
+ * the editor writes it (`baton export collect-feedback --json` gives it back).
+ */
+export function feedbackMachineFrom(json: object) {
+  return feedbackSetup.createMachine({
+    // The JSON's shape is checked by XState when the machine is built and by Baton at start-up.
+    // JSON cannot say what an invoked actor gets, so its input is added here, by actor name.
+    ...withActorInputs(json as unknown as FeedbackConfig, {
+      saveFeedback: ({ context }: { context: FeedbackContext }) => {
+        const { ticketId: _ticketId, ...feedback } = context;
+        return feedback;
+      },
+    }),
+    context: ({ input }) => ({
+      subject: input.subject,
+      rating: null,
+      comment: null,
+      whatWentWrong: null,
+      contactMe: false,
+      ticketId: null,
+    }),
+    output: ({ context, event }) => resultFor((event.output as { outcome?: string } | undefined)?.outcome, context),
+  });
+}
+
+export const collectFeedbackMachine = feedbackMachineFrom(machineJson);
 
 export const collectFeedbackTool = defineTool({
   name: 'collect-feedback',

@@ -108,6 +108,21 @@ export const COMMANDS = [
   ),
   command(
     {
+      name: 'export',
+      summary: "Write a tool's machine as XState JSON, for the Stately editor: baton export <tool> --json",
+      details:
+        "Writes the machine's config as XState JSON, questions included as data (the baton.input tag\nand meta). Code (context, output, inline guards and actions, computed messages) stays in the tool.",
+      positional: { name: 'tool', required: false, description: 'the tool to export' },
+      options: {
+        tools: TOOLS,
+        json: { type: 'boolean', description: 'XState JSON (the format written; the default)' },
+        out: { type: 'string', value: 'FILE', description: 'write to FILE instead of stdout' },
+      },
+    },
+    async (values, positional) => (await import('./export-command.js')).exportCommand(values, positional),
+  ),
+  command(
+    {
       name: 'docs',
       summary: "Write a page per tool to docs/tools/ (the project's), with its diagrams",
       options: {
