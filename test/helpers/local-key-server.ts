@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, type JWTPayload } from 'jose';
+import { AccessTokenRejected } from '../../server/identity/index.js';
 import { signingKey, type SigningKey } from './oidc-issuer.js';
 
 /** How an endpoint answers: a JSON document, or one of the failures a key fetch must survive. */
@@ -37,6 +38,20 @@ export interface LocalKeyServer {
   /** A token signed with `key` (or `signWith`), claims (undefined removes one) and header over defaults. */
   token(claims?: Record<string, unknown>, header?: Record<string, unknown>, signWith?: SigningKey): Promise<string>;
   close(): Promise<void>;
+}
+
+/** The resource the identity tests' tokens are for. */
+export const TEST_AUDIENCE = 'https://mcp.example.com/mcp';
+
+/** How a verification ended: `accepted`, or the AccessTokenRejected reason (anything else throws). */
+export async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+    return 'accepted';
+  } catch (error) {
+    if (error instanceof AccessTokenRejected) return error.reason;
+    throw error;
+  }
 }
 
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';

@@ -10,26 +10,16 @@
 import { createPublicKey } from 'node:crypto';
 import { expect } from 'chai';
 import { SignJWT, base64url } from 'jose';
-import {
-  ASYMMETRIC_ALGORITHMS,
-  AccessTokenRejected,
-  AccessTokenVerifier,
-  type AccessTokenOptions,
-} from '../../server/identity/index.js';
+import { ASYMMETRIC_ALGORITHMS, AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
 import { silentLogger } from '../../server/engine/index.js';
-import { JWKS_PATH, METADATA_PATH, startLocalKeyServer, type LocalKeyServer } from '../helpers/local-key-server.js';
-
-const AUDIENCE = 'https://mcp.example.com/mcp';
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'accepted';
-  } catch (error) {
-    if (error instanceof AccessTokenRejected) return error.reason;
-    throw error;
-  }
-}
+import {
+  JWKS_PATH,
+  METADATA_PATH,
+  startLocalKeyServer,
+  type LocalKeyServer,
+  reasonOf,
+  TEST_AUDIENCE as AUDIENCE,
+} from '../helpers/local-key-server.js';
 
 describe('the issuer and the algorithm', function () {
   this.timeout(20_000);

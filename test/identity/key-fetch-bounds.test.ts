@@ -6,7 +6,7 @@
  * drive ten minutes of tokens in a moment and count the requests the loopback issuer saw.
  */
 import { expect } from 'chai';
-import { AccessTokenRejected, AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
+import { AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
 import { silentLogger } from '../../server/engine/index.js';
 import {
   JWKS_PATH,
@@ -14,25 +14,16 @@ import {
   startLocalKeyServer,
   type Behaviour,
   type LocalKeyServer,
+  reasonOf,
+  TEST_AUDIENCE as AUDIENCE,
 } from '../helpers/local-key-server.js';
 
-const AUDIENCE = 'https://mcp.example.com/mcp';
 const COOLDOWN_MS = 30_000;
 
 /** A clock the test moves by hand. */
 function manualClock(start = Date.now()) {
   let now = start;
   return { now: () => now, advance: (ms: number) => (now += ms) };
-}
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'accepted';
-  } catch (error) {
-    if (error instanceof AccessTokenRejected) return error.reason;
-    throw error;
-  }
 }
 
 describe('key fetches bounded in every outcome', function () {

@@ -4,22 +4,18 @@
  * a 200 MB key set never reaches memory), and a redirect is never followed.
  */
 import { expect } from 'chai';
-import { AccessTokenRejected, AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
+import { AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
 import { silentLogger } from '../../server/engine/index.js';
-import { JWKS_PATH, METADATA_PATH, startLocalKeyServer, type LocalKeyServer } from '../helpers/local-key-server.js';
+import {
+  JWKS_PATH,
+  METADATA_PATH,
+  startLocalKeyServer,
+  type LocalKeyServer,
+  reasonOf,
+  TEST_AUDIENCE as AUDIENCE,
+} from '../helpers/local-key-server.js';
 
-const AUDIENCE = 'https://mcp.example.com/mcp';
 const MiB = 1024 * 1024;
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'accepted';
-  } catch (error) {
-    if (error instanceof AccessTokenRejected) return error.reason;
-    throw error;
-  }
-}
 
 describe('issuer responses are bounded', function () {
   this.timeout(30_000);

@@ -5,22 +5,16 @@
  * of the compact JWS. Each is refused as an ordinary invalid token, never thrown on as a crash.
  */
 import { expect } from 'chai';
-import { AccessTokenRejected, AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
+import { AccessTokenVerifier, type AccessTokenOptions } from '../../server/identity/index.js';
 import { silentLogger } from '../../server/engine/index.js';
-import { startLocalKeyServer, type LocalKeyServer } from '../helpers/local-key-server.js';
+import {
+  startLocalKeyServer,
+  type LocalKeyServer,
+  reasonOf,
+  TEST_AUDIENCE as AUDIENCE,
+} from '../helpers/local-key-server.js';
 
-const AUDIENCE = 'https://mcp.example.com/mcp';
 const HOUR = 3600;
-
-async function reasonOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return 'accepted';
-  } catch (error) {
-    if (error instanceof AccessTokenRejected) return error.reason;
-    throw error;
-  }
-}
 
 describe('access tokens: time and encoding bounds', function () {
   this.timeout(20_000);
