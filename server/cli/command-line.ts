@@ -29,6 +29,8 @@ export interface CommandSpec<O extends Record<string, OptionSpec> = Record<strin
   /** A paragraph under the usage line of `baton <command> --help`. */
   details?: string;
   positional?: PositionalSpec;
+  /** A second positional after the first (`baton tasks show <id>`), given to the command as `extra`. */
+  extra?: PositionalSpec;
   options: O;
 }
 
@@ -40,6 +42,8 @@ export type OptionValues<O extends Record<string, OptionSpec>> = {
 export interface ParsedCommandLine<O extends Record<string, OptionSpec>> {
   values: OptionValues<O>;
   positional: string | undefined;
+  /** The second positional, only for a command that declares one. */
+  extra?: string | undefined;
   help: boolean;
 }
 
@@ -58,16 +62,14 @@ export class UsageError extends Error {
 const HELP: OptionSpec = { type: 'boolean', short: 'h', description: 'print this usage and do nothing else' };
 
 export function commandUsage(spec: CommandSpec): string {
-  const positional = spec.positional
-    ? spec.positional.required
-      ? ` <${spec.positional.name}>`
-      : ` [${spec.positional.name}]`
-    : '';
+  const shown = (p: PositionalSpec | undefined) => (p ? (p.required ? ` <${p.name}>` : ` [${p.name}]`) : '');
+  const positional = shown(spec.positional) + shown(spec.extra);
   const options = { ...spec.options, help: HELP };
   const flag = (name: string, option: OptionSpec) =>
     `${option.short ? `-${option.short}, ` : ''}--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}`;
   const flags = Object.entries(options).map(([name, option]) => [flag(name, option), option.description] as const);
-  const rows = spec.positional ? [[`${spec.positional.name}`, spec.positional.description] as const, ...flags] : flags;
+  const positionals = [spec.positional, spec.extra].filter((p) => p !== undefined);
+  const rows = [...positionals.map((p) => [p.name, p.description] as const), ...flags];
   const width = Math.max(...rows.map(([left]) => left.length));
   const lines = rows.map(([left, description]) => {
     const [first, ...rest] = description.split('\n');
@@ -103,12 +105,17 @@ export function parseCommandLine<O extends Record<string, OptionSpec>>(
   const { help, ...values } = parsed.values as Record<string, string | boolean | undefined>;
   if (help) return { values: {}, positional: undefined, help: true };
   const { positionals } = parsed;
-  const allowed = spec.positional ? 1 : 0;
+  const allowed = (spec.positional ? 1 : 0) + (spec.extra ? 1 : 0);
   if (positionals.length > allowed) {
     throw new UsageError(`baton ${spec.name}: unexpected argument "${positionals[allowed]}"`, commandUsage(spec));
   }
   if (spec.positional?.required && positionals.length === 0) {
     throw new UsageError(`baton ${spec.name}: missing <${spec.positional.name}>`, commandUsage(spec));
   }
-  return { values: values as OptionValues<O>, positional: positionals[0], help: false };
+  return {
+    values: values as OptionValues<O>,
+    positional: positionals[0],
+    ...(spec.extra ? { extra: positionals[1] } : {}),
+    help: false,
+  };
 }

@@ -4,7 +4,7 @@
  * command line to its declaration. A command's code is loaded only when it runs, so `serve`
  * never loads the docs generator and `--help` loads nothing.
  */
-import type { CommandSpec, OptionSpec, OptionValues } from './command-line.js';
+import { parseCommandLine, type CommandSpec, type OptionSpec, type OptionValues } from './command-line.js';
 
 const TOOLS = {
   type: 'string',
@@ -56,6 +56,24 @@ export const CALL_SPEC = {
     token: { type: 'string', value: 'TOKEN', description: 'bearer token for --url (or BATON_CALL_TOKEN)' },
     json: { type: 'boolean', description: 'print the whole final result as JSON' },
     conformance: { type: 'boolean', description: 'in process: also serve the conformance fixtures' },
+  },
+} as const satisfies CommandSpec;
+
+/** `baton tasks`: declared apart, since tasksCommand reads its second positional (the task id) with it. */
+export const TASKS_SPEC = {
+  name: 'tasks',
+  summary: "See and cancel the fleet's tasks: baton tasks list | show <id> | cancel <id>",
+  details:
+    "Lists, shows and cancels every principal's tasks in the fleet's task store (BATON_REDIS_URL,\nopened with BATON_KEYS), as the console does (docs/console.md). Exit codes: 0 done, 1 no such\ntask, 2 a usage error.",
+  positional: { name: 'action', required: true, description: 'list, show or cancel' },
+  extra: { name: 'id', required: false, description: 'the task to show or cancel' },
+  options: {
+    status: { type: 'string', value: 'S', description: 'list: only these statuses (working,input_required,…)' },
+    tool: { type: 'string', value: 'T', description: 'list: only this tool' },
+    stuck: { type: 'boolean', description: 'list: only the tasks that look stuck, and why' },
+    limit: { type: 'string', value: 'N', description: 'list: at most N tasks (100)' },
+    cursor: { type: 'string', value: 'C', description: 'list: go on where a listing stopped (it prints the cursor)' },
+    json: { type: 'boolean', description: 'print JSON' },
   },
 } as const satisfies CommandSpec;
 
@@ -152,6 +170,9 @@ export const COMMANDS = [
       },
     },
     async (values, positional) => (await import('./new-command.js')).newCommand(values, positional),
+  ),
+  command(TASKS_SPEC, async (values, positional, argv) =>
+    (await import('./tasks-command.js')).tasksCommand(values, positional, parseCommandLine(TASKS_SPEC, argv).extra),
   ),
   command(
     {

@@ -17,6 +17,7 @@ const SLOW = [
   'test/cli/command-line.test.ts',
   'test/cli/dev-command.test.ts',
   'test/cli/new-command.test.ts',
+  'test/cli/tasks-command-redis.test.ts',
   'test/cli/v8-settings.test.ts',
   'test/cli/worker-cluster.test.ts',
   'test/docs-site/docs-command.test.ts',
