@@ -10,13 +10,16 @@ import { formContent, type AnswerEvent } from '../../server/engine/index.js';
 type Context = { message: string; report: string };
 
 export function reportingSetup(prefix: string) {
-  const reported = (action: string) =>
-    assign({
-      report: ({ event }: { event: AnswerEvent }) =>
-        `${prefix}: action=${action}${action === 'accept' ? `, content=${JSON.stringify(formContent(event))}` : ''}`,
-    });
+  const report =
+    (action: string) =>
+    ({ event }: { event: AnswerEvent }) =>
+      `${prefix}: action=${action}${action === 'accept' ? `, content=${JSON.stringify(formContent(event))}` : ''}`;
   return setup({
     types: {} as { context: Context; events: AnswerEvent; input: Record<string, unknown> },
-    actions: { reportAccept: reported('accept'), reportDecline: reported('decline'), reportCancel: reported('cancel') },
+    actions: {
+      reportAccept: assign({ report: report('accept') }),
+      reportDecline: assign({ report: report('decline') }),
+      reportCancel: assign({ report: report('cancel') }),
+    },
   });
 }

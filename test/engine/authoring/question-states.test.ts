@@ -22,6 +22,7 @@ describe('question states as plain data (toolSetup)', () => {
   const plain = booking.createMachine({
     id: 'booking',
     initial: 'asking',
+    context: {},
     states: {
       asking: {
         tags: ['baton.input', 'baton.singleUse'],
@@ -45,6 +46,7 @@ describe('question states as plain data (toolSetup)', () => {
     const built = booking.createMachine({
       id: 'booking',
       initial: 'asking',
+      context: {},
       states: {
         asking: booking.ask.confirm({ onAccept: 'paying', onDecline: 'booked', singleUse: true }),
         paying: booking.ask.where({ onAccept: 'booked', onDecline: 'booked' }),
@@ -78,6 +80,7 @@ describe('question states as plain data (toolSetup)', () => {
   it('refuses a state that names an undeclared question (for configs the types cannot see)', () => {
     const config: any = {
       initial: 'asking',
+      context: {},
       states: { asking: { tags: ['baton.input'], meta: { 'baton.input': { key: 'confrim' } } } },
     };
     expect(() => booking.createMachine(config)).to.throw(ConfigurationError, /"asking".*"confrim"/);
