@@ -22,15 +22,17 @@ export function describeOutcome(outcome: ActorOutcome): string {
 
 /**
  * Stand-ins that end as the path planned, one outcome per invocation in order; an invocation
- * beyond the plan fails and is reported through `overrun`.
+ * beyond the plan fails and is reported through `overrun`. `unused()` names the actors invoked
+ * fewer times than planned, with how many planned outcomes were left.
  */
 export function plannedStandIns(
   outcomes: Record<string, ActorOutcome[]>,
   overrun: (actor: string, planned: number) => void,
-): Record<string, AnyActorLogic> {
-  return Object.fromEntries(
+): { actors: Record<string, AnyActorLogic>; unused: () => Record<string, number> } {
+  const queues = Object.fromEntries(Object.entries(outcomes).map(([actor, planned]) => [actor, [...planned]]));
+  const actors = Object.fromEntries(
     Object.entries(outcomes).map(([actor, planned]) => {
-      const queue = [...planned];
+      const queue = queues[actor]!;
       const logic = fromPromise(async () => {
         const next = queue.shift();
         if (!next) {
@@ -43,4 +45,11 @@ export function plannedStandIns(
       return [actor, logic];
     }),
   );
+  const unused = () =>
+    Object.fromEntries(
+      Object.entries(queues)
+        .filter(([, queue]) => queue.length > 0)
+        .map(([actor, queue]) => [actor, queue.length]),
+    );
+  return { actors, unused };
 }

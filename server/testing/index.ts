@@ -1,9 +1,10 @@
 /**
  * `baton-mcp/testing`: the test kit for tool authors (docs/testing.md).
  * - `runFlow(tool, args, answers)`: one run through real rounds, sealed state and tasks included;
- * - `planPaths(tool)` / `walkPaths(tool)`: every path of the machine graph, replayed and checked
- *   against where the plan says it ends; answer variants and actor outcomes (`done`, `fail`) walk
- *   the branches example answers do not reach;
+ * - `planPaths(tool)` / `walkPaths(tool)`: every path of the machine, planned round by round on
+ *   its own transitions (context included), replayed and checked against where the plan says it
+ *   ends and what it says is asked; answer variants and actor outcomes (`done`, `fail`) walk the
+ *   branches example answers do not reach;
  * - `describePaths(tool)`: one mocha test per path, in one line;
  * - `countEffects(tool)`: stand-ins that count a tool's effects in a run.
  */

@@ -1,31 +1,42 @@
 /**
- * Every path a tool's answers can take, derived from the machine graph with `xstate/graph`: at
- * each input state the user may accept (with the test's answer variants for that question, else
- * the tool's example answers and each boolean field flipped, so both sides of a yes/no guard are
- * walked), decline or cancel; invoked work finishes (with each outcome the test gives for that
- * actor: done with a value, or an error) and timers fire. The graph runs XState's pure transition
- * function, so invoked actors do not run: without given outcomes their `done` events carry a
- * stand-in output that answers any property (the real output decides on the replay).
+ * Every path a tool's answers can take, planned by running the machine's own transitions round
+ * by round, as the server would (XState's pure `initialTransition`/`transition`, which apply
+ * `assign` and run no actor):
+ * - a round asks every question pending at once, in document order, and the plan answers each
+ *   with every response it tries (planned-answers.ts), all combinations; the answers go in
+ *   through the engine's own delivery (answer-delivery.ts: the asked schema checked, an answer
+ *   to a question an earlier one moved past left out, a refused answer asked again);
+ * - invoked work finishes, timers fire and children send events (planned-work.ts), with the
+ *   outcomes the test gives, else a stand-in output; work that finishes by itself comes before
+ *   the next question, as a round waits for it.
  *
- * Snapshots are told apart by state value and by how often each question was answered on the
- * way: context (a counter, a list) would make the space infinite (reference: xstate/graph
- * "serializeState" trap), while the answer counts let a path come back to a question it asked
- * before (a refused check that asks again), up to `maxAsks` times.
+ * Nothing is merged: each path carries its own snapshot, context included, so a guard on the
+ * way reads exactly what the run's guard will read (telling states apart by value alone once
+ * planned one answer to end where another ends: issue 40). The space stays finite because every
+ * step counts against a bound: a question is asked, an actor invoked, a timer fired at most
+ * `maxAsks` times on one path (the reference's serializeState trap: a counter in context makes
+ * a graph keyed by context infinite; here the counts, not the context, bound it).
  */
-import {
-  getStateNodes,
-  type AnyEventObject,
-  type AnyMachineSnapshot,
-  type AnyStateMachine,
-  type AnyStateNode,
-} from 'xstate';
-import { getSimplePaths } from 'xstate/graph';
-import { INPUT_META, type Question, type ToolDefinition } from '../engine/index.js';
-import { EXAMPLE_ROOTS_RESULT, EXAMPLE_SAMPLING_RESULT, exampleObject } from '../simulation/index.js';
-import { acceptVariants } from './answer-variants.js';
+import { initialTransition, transition, type AnyActor, type AnyActorLogic, type AnyEventObject } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
+import type { ToolDefinition } from '../engine/index.js';
+import { EngineError } from '../engine/engine-error.js';
+import { JsonSchemaValidator } from '../engine/json-schema-validator.js';
+import { deliverAnswers } from '../engine/round/answer-delivery.js';
+import { pendingQuestions } from '../engine/round/pending-questions.js';
+import { exampleObject } from '../simulation/index.js';
 import { describeOutcome, type ActorOutcome } from './actor-outcomes.js';
+import { plannedResponses } from './planned-answers.js';
+import {
+  afterTransition,
+  NOTHING_PENDING,
+  outputKind,
+  pendingWork,
+  type Pending,
+  type WorkStep,
+} from './planned-work.js';
 
-/** One path: the answers given and the outcomes of invoked actors, in order, and where the graph says it ends. */
+/** One path: the answers given and the outcomes of invoked actors, in order, and where the plan says it ends. */
 export interface AnswerPath {
   /** `window: accept {"window":"now"} → confirm: decline`, for a test title. */
   title: string;
@@ -33,17 +44,19 @@ export interface AnswerPath {
   answers: Record<string, unknown[]>;
   /** The outcomes given to invoked actors, by actor name, one per time the actor is invoked. */
   outcomes: Record<string, ActorOutcome[]>;
-  /** The final state's value, as the graph predicts it (JSON). */
+  /** The final state's value, as the plan predicts it (JSON). */
   endsIn: string;
   /**
-   * What the graph predicts the tool answers: a result, or a tool error (an output with
+   * What the plan predicts the tool answers: a result, or a tool error (an output with
    * `isError: true`); undefined when the output depends on what an actor returns.
    */
   output?: 'result' | 'tool error';
+  /** Actors the test gave no outcomes for, whose output the plan stood in for on this path. */
+  guessed?: string[];
 }
 
 export interface PlanOptions {
-  /** Paths beyond this many are left out (the graph of a big machine can hold thousands). */
+  /** Paths beyond this many are left out (a big machine can hold thousands). */
   limit?: number;
   /**
    * The accept answers to try at a question, by key, in place of the example ones: form content
@@ -53,144 +66,57 @@ export interface PlanOptions {
   answers?: Record<string, unknown[]>;
   /** What an invoked actor may come to, by actor name: `done(output)` or `fail(error)`, one path each. */
   outcomes?: Record<string, ActorOutcome[]>;
-  /** How many times one question may be asked on one path (default 2: once, and once again). */
+  /** How many times one question may be asked (an actor invoked, a timer fired) on one path (default 2). */
   maxAsks?: number;
+  /** Arguments of every run (default: the tool's `exampleArguments`, else made from its input schema). */
+  args?: Record<string, unknown>;
+  /** Stand-ins for invoked actors, by name (the plan reads only whether each finishes by itself). */
+  actors?: Record<string, AnyActorLogic>;
 }
 
 type Step =
-  { kind: 'answer'; key: string; answer: unknown } | { kind: 'outcome'; actor: string; outcome: ActorOutcome };
+  | { kind: 'answer'; key: string; answer: unknown }
+  | { kind: 'outcome'; actor: string; outcome: ActorOutcome }
+  | { kind: 'guess'; actor: string };
 
-/** A value that answers every property read, so pure transitions on `event.output.x` go on. */
-const anyOutput: unknown = new Proxy(function () {}, {
-  get: (_target, property) => (property === Symbol.toPrimitive ? () => 1 : anyOutput),
-  apply: () => anyOutput,
-});
-
-/** What the planned tool answers, from the final snapshot's output (toToolResult's rule for isError). */
-function outputKind(output: unknown): AnswerPath['output'] {
-  if (output === anyOutput) return undefined;
-  if (typeof output !== 'object' || output === null) return 'result';
-  const { content, isError } = output as { content?: unknown; isError?: unknown };
-  if (content === anyOutput || isError === anyOutput) return undefined;
-  return Array.isArray(content) && isError === true ? 'tool error' : 'result';
+interface PlanNode {
+  snapshot: AnyMachineSnapshot;
+  pending: Pending;
+  /** How often each question was asked (`?key`) and each work source came (`!source`) on the way. */
+  counts: Readonly<Record<string, number>>;
+  steps: readonly Step[];
 }
 
 /**
- * The states a snapshot is in, by XState's public `getStateNodes` (which names an ancestor once per
- * child: once here), in an order fixed by the state value alone.
+ * One validator for every plan: making one (Ajv with its formats) costs a tenth of a second or
+ * more, and it only caches compiled schemas, so sharing it changes no answer.
  */
-function activeNodes(snapshot: AnyMachineSnapshot): AnyStateNode[] {
-  return [...new Set(getStateNodes(snapshot.machine.root, snapshot.value))].filter((node) => node.type !== 'parallel');
-}
+let sharedValidator: JsonSchemaValidator | undefined;
 
-function computed<T>(value: unknown, context: unknown): T | undefined {
-  try {
-    return (typeof value === 'function' ? value({ context }) : value) as T;
-  } catch {
-    return undefined;
-  }
-}
+/** Transitions tried at most, whatever the limit: a guard against a plan that would run for minutes. */
+const MAX_TRANSITIONS = 50_000;
 
-/** The accept contents to try by default: the tool's example answers (each listed one), else one from the schema; then booleans flipped. */
-function defaultContents(tool: ToolDefinition, schema: Record<string, unknown> | undefined, key: string) {
-  const given = tool.exampleAnswers?.[key];
-  const listed = (Array.isArray(given) ? given : given === undefined ? [] : [given])
-    .map((answer) => (answer as { action?: string; content?: Record<string, unknown> }) ?? {})
-    .filter((answer) => answer.action === 'accept' && answer.content)
-    .map((answer) => answer.content!);
-  const contents = listed.length > 0 ? listed : [exampleObject(schema)];
-  const flipped = contents.flatMap((content) =>
-    Object.entries(content)
-      .filter(([, value]) => typeof value === 'boolean')
-      .map(([field, value]) => ({ ...content, [field]: !value })),
-  );
-  return [...contents, ...flipped].map((content) => ({ action: 'accept', content }));
-}
-
-/** The step an event stands for, so the replay can give the same answer or outcome. */
-const STEP = Symbol('step');
-type PlannedEvent = AnyEventObject & { [STEP]?: Step };
-
-function unique<T>(values: T[]): T[] {
-  const seen = new Set<string>();
-  return values.filter((value) => !seen.has(JSON.stringify(value)) && seen.add(JSON.stringify(value)));
-}
-
-function answerEvents(
-  tool: ToolDefinition,
-  node: AnyStateNode,
-  context: unknown,
-  options: PlanOptions,
-): PlannedEvent[] {
-  const question = (node.meta as Record<string, unknown> | undefined)?.[INPUT_META] as Question | undefined;
-  if (!question) return [];
-  const { key } = question;
-  const event = (answer: Record<string, unknown>, fields: Record<string, unknown> = {}): PlannedEvent => ({
-    type: `answer.${key}.${String(answer.action ?? 'result')}`,
-    ...fields,
-    [STEP]: { kind: 'answer', key, answer },
-  });
-  const refusals = [event({ action: 'decline' }), event({ action: 'cancel' })];
-  switch (question.kind) {
-    case 'sampling':
-      return [event(EXAMPLE_SAMPLING_RESULT, { result: EXAMPLE_SAMPLING_RESULT })];
-    case 'roots':
-      return [event(EXAMPLE_ROOTS_RESULT, { roots: EXAMPLE_ROOTS_RESULT.roots })];
-    case 'url':
-      return [event({ action: 'accept' }), ...refusals];
-    case 'form': {
-      const schema = computed<Record<string, unknown>>(question.schema, context);
-      const variants = options.answers?.[key];
-      const answers = variants ? acceptVariants(key, variants, schema) : defaultContents(tool, schema, key);
-      const given = unique([...answers, { action: 'decline' }, { action: 'cancel' }]);
-      return given.map((answer) => {
-        const { action, content } = answer as { action: string; content?: unknown };
-        return event(answer as Record<string, unknown>, action === 'accept' ? { content } : {});
-      });
-    }
-  }
-}
-
-/** An event whose every field reads as the stand-in output. */
-function eventFromWork(type: string): AnyEventObject {
-  return new Proxy(
-    { type },
-    {
-      get: (target, property) =>
-        property in target ? target[property as 'type'] : typeof property === 'symbol' ? undefined : anyOutput,
+/** The engine's delivery drives an actor; this one takes each event with a pure transition. */
+function pureActor(machine: AnyStateMachine, snapshot: AnyMachineSnapshot, pending: Pending) {
+  const state = { snapshot, pending };
+  const actor = {
+    getSnapshot: () => state.snapshot,
+    send: (event: AnyEventObject) => {
+      const [next, actions] = transition(machine, state.snapshot, event);
+      state.snapshot = next;
+      state.pending = afterTransition(state.pending, actions);
     },
-  );
+  };
+  return { actor: actor as unknown as AnyActor, state };
 }
 
-/**
- * What happens without the user: invoked work finishing (with each given outcome, else with the
- * stand-in output), timers firing, and the events invoked work sends its parent (`build.done`
- * from a callback actor) in a state that invokes it.
- */
-function workEvents(node: AnyStateNode, options: PlanOptions): AnyEventObject[] {
-  const finished = node.invoke.flatMap((invoke): AnyEventObject[] => {
-    const actor = String(invoke.src);
-    const outcomes = options.outcomes?.[actor];
-    if (!outcomes) return [{ type: `xstate.done.actor.${invoke.id}`, output: anyOutput }];
-    return outcomes.map((outcome): PlannedEvent => ({
-      ...('error' in outcome
-        ? { type: `xstate.error.actor.${invoke.id}`, error: outcome.error }
-        : { type: `xstate.done.actor.${invoke.id}`, output: outcome.output }),
-      [STEP]: { kind: 'outcome', actor, outcome },
-    }));
-  });
-  const timers = node.after.map((transition) => ({ type: transition.eventType }));
-  const sent =
-    node.invoke.length === 0
-      ? []
-      : Object.keys(node.on)
-          .filter((type) => !type.startsWith('xstate.') && !type.startsWith('answer.') && !type.includes('*'))
-          .map(eventFromWork);
-  return [...finished, ...timers, ...sent];
+function combinations<T>(lists: T[][]): T[][] {
+  return lists.reduce<T[][]>((all, list) => all.flatMap((prefix) => list.map((item) => [...prefix, item])), [[]]);
 }
 
 function describeStep(step: Step): string {
   if (step.kind === 'outcome') return `${step.actor}: ${describeOutcome(step.outcome)}`;
+  if (step.kind === 'guess') return step.actor;
   const answer = step.answer as { action?: string; content?: unknown };
   if (!answer.action) return `${step.key}: result`;
   return answer.content === undefined
@@ -200,64 +126,111 @@ function describeStep(step: Step): string {
 
 const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Every simple path from the start to a final state, as the answers and outcomes that take it. */
+function toPath(node: PlanNode): AnswerPath {
+  const answers: Record<string, unknown[]> = {};
+  const outcomes: Record<string, ActorOutcome[]> = {};
+  const guessed = new Set<string>();
+  for (const step of node.steps) {
+    if (step.kind === 'answer') (answers[step.key] ??= []).push(step.answer);
+    else if (step.kind === 'outcome') (outcomes[step.actor] ??= []).push(step.outcome);
+    else guessed.add(step.actor);
+  }
+  const told = node.steps.filter((step) => step.kind !== 'guess');
+  const output = outputKind(node.snapshot.output);
+  return {
+    title: told.length > 0 ? told.map(describeStep).join(' → ') : '(asks nothing)',
+    answers,
+    outcomes,
+    endsIn: JSON.stringify(node.snapshot.value),
+    ...(output ? { output } : {}),
+    ...(guessed.size > 0 ? { guessed: [...guessed] } : {}),
+  };
+}
+
+/** Every path from the start to a final state, as the answers and outcomes that take it. */
 export function planPaths(tool: ToolDefinition, options: PlanOptions = {}): AnswerPath[] {
   const machine = tool.machine as AnyStateMachine;
   const maxAsks = options.maxAsks ?? 2;
-  // How often each question was answered on the way to a snapshot (snapshots are distinct objects).
-  const answered = new WeakMap<object, Record<string, number>>();
-  const countsOf = (snapshot: object, event?: PlannedEvent, previous?: object): Record<string, number> => {
-    let counts = answered.get(snapshot);
-    if (!counts) {
-      counts = { ...(previous ? answered.get(previous) : undefined) };
-      const step = event?.[STEP];
-      if (step?.kind === 'answer') counts[step.key] = (counts[step.key] ?? 0) + 1;
-      answered.set(snapshot, counts);
-    }
-    return counts;
-  };
-  const paths = getSimplePaths(machine, {
-    input: tool.exampleArguments ?? exampleObject(tool.inputSchema),
-    events: (snapshot) => {
-      const counts = countsOf(snapshot);
-      return activeNodes(snapshot).flatMap((node) => [
-        ...answerEvents(tool, node, snapshot.context, options).filter(
-          (event) => (counts[(event[STEP] as { key: string }).key] ?? 0) < maxAsks,
-        ),
-        ...workEvents(node, options),
-      ]);
-    },
-    serializeState: (snapshot, event, previous) =>
-      `${JSON.stringify(snapshot.value)} ${JSON.stringify(Object.entries(countsOf(snapshot, event as PlannedEvent, previous)).sort(byKey))}`,
-    serializeEvent: (event) => {
-      const step = (event as PlannedEvent)[STEP];
-      const detail = step?.kind === 'answer' ? step.answer : step?.kind === 'outcome' ? step.outcome : null;
-      return `${event.type} ${JSON.stringify(detail, (_key, value: unknown) => (value instanceof Error ? `Error: ${value.message}` : value))}`;
-    },
-    toState: (snapshot) => snapshot.status === 'done',
-  });
+  const limit = options.limit ?? 200;
+  const validator = (sharedValidator ??= new JsonSchemaValidator());
+  const implementations = machine.implementations.actors as Record<string, AnyActorLogic | undefined>;
+  const logicOf = (actor: string) => options.actors?.[actor] ?? tool.exampleActors?.[actor] ?? implementations[actor];
   const planned = new Map<string, AnswerPath>();
-  for (const path of paths) {
-    if (path.state.status !== 'done') continue;
-    const steps = path.steps.map((step) => (step.event as PlannedEvent)[STEP]).filter((s): s is Step => !!s);
-    const answers: Record<string, unknown[]> = {};
-    const outcomes: Record<string, ActorOutcome[]> = {};
-    for (const step of steps) {
-      if (step.kind === 'answer') (answers[step.key] ??= []).push(step.answer);
-      else (outcomes[step.actor] ??= []).push(step.outcome);
+  let budget = MAX_TRANSITIONS;
+
+  const record = (node: PlanNode) => {
+    const path = toPath(node);
+    // The same answers and outcomes in another order (work finishing in another order) are one path.
+    const signature = JSON.stringify([
+      Object.entries(path.answers).sort(byKey),
+      Object.entries(path.outcomes).sort(byKey),
+    ]);
+    if (!planned.has(signature)) planned.set(signature, path);
+  };
+
+  const answerRound = (node: PlanNode) => {
+    const asked = pendingQuestions(node.snapshot).map(({ question }) => question);
+    if (asked.length === 0 || asked.some((q) => (node.counts[`?${q.key}`] ?? 0) >= maxAsks)) return;
+    const tries = asked.map((question) => plannedResponses(tool, question, node.snapshot.context, options.answers));
+    const counts = { ...node.counts };
+    for (const question of asked) counts[`?${question.key}`] = (counts[`?${question.key}`] ?? 0) + 1;
+    for (const responses of combinations(tries)) {
+      if (--budget < 0 || planned.size >= limit) return;
+      const { actor, state } = pureActor(machine, node.snapshot, node.pending);
+      const given = Object.fromEntries(asked.map((question, index) => [question.key, responses[index]]));
+      try {
+        deliverAnswers(actor, Object.keys(given), given, validator);
+      } catch (error) {
+        if (error instanceof EngineError && error.reason === 'invalid_responses') {
+          throw new Error(`planPaths(${tool.name}): ${error.message}: the answers given for it are not responses`);
+        }
+        continue; // a guard or an action threw: the run fails there too, no path to plan
+      }
+      const steps = asked.map((question, index): Step => ({
+        kind: 'answer',
+        key: question.key,
+        answer: responses[index],
+      }));
+      visit({ ...state, counts, steps: [...node.steps, ...steps] });
     }
-    const title = steps.length > 0 ? steps.map(describeStep).join(' → ') : '(asks nothing)';
-    // Regions answered in another order are the same path: the client answers them in one round.
-    const signature = JSON.stringify([Object.entries(answers).sort(byKey), Object.entries(outcomes).sort(byKey)]);
-    if (planned.has(signature)) continue;
-    const output = outputKind(path.state.output);
-    planned.set(signature, {
-      title,
-      answers,
-      outcomes,
-      endsIn: JSON.stringify(path.state.value),
-      ...(output ? { output } : {}),
+  };
+
+  const workStep = (node: PlanNode, work: WorkStep) => {
+    const counted = `!${work.source}`;
+    if ((node.counts[counted] ?? 0) >= maxAsks || --budget < 0 || planned.size >= limit) return;
+    let next: AnyMachineSnapshot;
+    let actions: Parameters<typeof afterTransition>[1];
+    try {
+      [next, actions] = transition(machine, node.snapshot, work.event);
+    } catch {
+      return;
+    }
+    // An event a child sends that changes nothing may come any number of times: it is no step.
+    if (work.kind === 'sent' && next === node.snapshot) return;
+    const step: Step[] = work.outcome
+      ? [{ kind: 'outcome', actor: work.actor!, outcome: work.outcome }]
+      : work.guessed
+        ? [{ kind: 'guess', actor: work.actor! }]
+        : [];
+    visit({
+      snapshot: next,
+      pending: afterTransition(node.pending, actions, work),
+      counts: { ...node.counts, [counted]: (node.counts[counted] ?? 0) + 1 },
+      steps: [...node.steps, ...step],
     });
-  }
-  return [...planned.values()].slice(0, options.limit ?? 200);
+  };
+
+  const visit = (node: PlanNode) => {
+    if (planned.size >= limit || budget < 0) return;
+    if (node.snapshot.status === 'done') return record(node);
+    if (node.snapshot.status !== 'active') return;
+    const work = pendingWork(node.snapshot, node.pending, options.outcomes, logicOf);
+    if (!work.finishing) answerRound(node);
+    for (const step of work.steps) workStep(node, step);
+  };
+
+  const input = options.args ?? tool.exampleArguments ?? exampleObject(tool.inputSchema);
+  const [initial, actions] = initialTransition(machine, input);
+  visit({ snapshot: initial, pending: afterTransition(NOTHING_PENDING, actions), counts: {}, steps: [] });
+  return [...planned.values()];
 }

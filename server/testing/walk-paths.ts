@@ -1,10 +1,13 @@
 /**
- * `walkPaths`: every path the machine graph holds (path-plan.ts), replayed through real rounds
+ * `walkPaths`: every path the plan holds (path-plan.ts), replayed through real rounds
  * with `runFlow`, and checked against the plan. A path passes when its run
  * - ends within the round limit (a flow still asking after it loops, e.g. a decline that asks
  *   again forever), without a JSON-RPC error;
  * - ends in the final state the plan says, with the kind of output it says (a result, or a tool
  *   error the plan predicts; a tool error the plan cannot foresee fails);
+ * - asks each question as often as the plan answers it, and invokes each actor the test gave
+ *   outcomes for as often as the plan gives them: a planned answer the run never used means the
+ *   run went another way, whatever state it ended in;
  * - starts no effect (an invoked actor outside `safeActors`) right after the user declined or
  *   cancelled, unless `effectsAfterDecline` allows it for that question.
  * It also reports the final states no walked path reached.
@@ -19,8 +22,6 @@ import { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
 import { answerPolicy, runFlow, type FlowRun, type RunFlowOptions } from './run-flow.js';
 
 export interface WalkOptions extends PlanOptions, RunFlowOptions {
-  /** Arguments of every run (default: the tool's `exampleArguments`, else made from its input schema). */
-  args?: Record<string, unknown>;
   /**
    * Effects that may still start after a question is declined or cancelled, by question key
    * (`{ details: ['saveFeedback'] }`: declining the details still stores the rating).
@@ -61,6 +62,14 @@ export function pathProblem(run: FlowRun, planned?: AnswerPath['output']): strin
 const withKind = (state: string, kind: string | undefined) =>
   `"${state}"${kind ? ` with ${kind === 'result' ? 'a result' : 'a tool error'}` : ''}`;
 
+/** Why the plan could not know: the actors whose output it stood in for, and how to tell it. */
+function guessHint(path: AnswerPath): string {
+  const guessed = path.guessed ?? [];
+  if (guessed.length === 0) return '';
+  const names = guessed.map((actor) => `"${actor}"`).join(', ');
+  return ` (the plan guessed what ${names} returned: give outcomes: { ${guessed[0]}: [done(…), fail(…)] } to plan each branch)`;
+}
+
 /** Where the plan says the path ends against where the run ended, or undefined when they agree. */
 function endingProblem(path: AnswerPath, endedIn: string | undefined, run: FlowRun): string | undefined {
   const planned = JSON.parse(path.endsIn) as unknown;
@@ -69,7 +78,27 @@ function endingProblem(path: AnswerPath, endedIn: string | undefined, run: FlowR
   const stateDiffers = typeof planned === 'string' && endedIn !== undefined && endedIn !== planned;
   const kindDiffers = path.output !== undefined && path.output !== kind;
   if (!stateDiffers && !kindDiffers) return undefined;
-  return `the plan ends in ${withKind(String(typeof planned === 'string' ? planned : path.endsIn), path.output)}, but the run ended in ${withKind(endedIn ?? '(unknown)', kind)}`;
+  return `the plan ends in ${withKind(String(typeof planned === 'string' ? planned : path.endsIn), path.output)}, but the run ended in ${withKind(endedIn ?? '(unknown)', kind)}${guessHint(path)}`;
+}
+
+const times = (n: number) => (n === 0 ? 'never' : n === 1 ? 'once' : n === 2 ? 'twice' : `${n} times`);
+
+/**
+ * A question the plan answers more or less often than the run asked it: the run went another way
+ * than planned (and a planned answer it never used proves nothing), or undefined when they agree.
+ */
+function askedProblem(path: AnswerPath, run: FlowRun): string | undefined {
+  const asked: Record<string, number> = {};
+  for (const key of run.asked) asked[key] = (asked[key] ?? 0) + 1;
+  const keys = [...new Set([...Object.keys(path.answers), ...Object.keys(asked)])];
+  for (const key of keys) {
+    const planned = path.answers[key]?.length ?? 0;
+    const got = asked[key] ?? 0;
+    if (planned === got) continue;
+    const ran = got === 0 ? 'the run never asked it' : `the run asked it ${times(got)}`;
+    return `the plan answers "${key}" ${times(planned)}, but ${ran}${guessHint(path)}`;
+  }
+  return undefined;
 }
 
 const REFUSALS = new Set(['decline', 'cancel']);
@@ -80,7 +109,7 @@ export async function walkPath(tool: ToolDefinition, path: AnswerPath, options: 
   const overruns: string[] = [];
   // The answers sent together last (one round, or one tasks/update): an effect after them follows them.
   let lastBatch = { where: '', refused: [] as string[] };
-  const standIns = plannedStandIns(path.outcomes, (actor, planned) =>
+  const { actors: standIns, unused } = plannedStandIns(path.outcomes, (actor, planned) =>
     overruns.push(`"${actor}" was invoked more often than the path planned (${planned})`),
   );
   const counter = countEffects(tool, { ...options.actors, ...standIns }, (actor) =>
@@ -111,8 +140,14 @@ export async function walkPath(tool: ToolDefinition, path: AnswerPath, options: 
       .filter((key) => !(allowed[key] ?? []).includes(actor))
       .map((key) => `the effect "${actor}" started after "${key}" was declined or cancelled`),
   );
+  const unusedOutcomes = Object.entries(unused()).map(
+    ([actor, left]) => `the plan gives "${actor}" ${left === 1 ? 'an outcome' : `${left} outcomes`} the run never used`,
+  );
   const problem =
-    pathProblem(run, path.output) ?? endingProblem(path, endedIn, run) ?? [...overruns, ...refusedThenRan][0];
+    pathProblem(run, path.output) ??
+    endingProblem(path, endedIn, run) ??
+    askedProblem(path, run) ??
+    [...overruns, ...unusedOutcomes, ...refusedThenRan][0];
   return { path, run, ...(endedIn ? { endedIn } : {}), effects, ...(problem ? { problem } : {}) };
 }
 
