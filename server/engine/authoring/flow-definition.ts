@@ -5,6 +5,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import type { CatalogueFields } from './catalogue-fields.js';
+import type { EarlierVersion } from './tool-versions.js';
 
 export interface FlowOptions extends CatalogueFields {
   /** Seconds a sealed state stays valid; overrides the server default (`BATON_STATE_TTL`). */
@@ -29,4 +30,6 @@ export interface FlowDefinition extends FlowOptions {
   catalogueName?: string;
   /** A plain XState v5 machine; its input is the request's arguments. */
   machine: AnyStateMachine;
+  /** Earlier versions whose sealed states continue instead of restarting (tools declare them). */
+  versions?: readonly EarlierVersion[];
 }

@@ -61,6 +61,7 @@ export {
   type ResourceTemplateDefinition,
 } from './resource-definition.js';
 export type { FlowDefinition, FlowOptions } from './flow-definition.js';
+export type { EarlierVersion, Migration, MigrationMeta } from './tool-versions.js';
 export type { CatalogueFields, Icon } from './catalogue-fields.js';
 export { reportLog, LOG_EVENT, LOGGING_LEVELS, type LogReport, type LoggingLevel } from './log-reports.js';
 export { respondWith } from './instant-machine.js';

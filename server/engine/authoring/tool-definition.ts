@@ -6,6 +6,7 @@
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { FlowDefinition, FlowOptions } from './flow-definition.js';
 import type { TaskSupport } from './task-authoring.js';
+import type { EarlierVersion } from './tool-versions.js';
 
 export interface ToolAnnotations {
   title?: string;
@@ -35,6 +36,12 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
   outputSchema?: Record<string, unknown>;
   annotations?: ToolAnnotations;
   machine: TMachine;
+  /**
+   * Earlier versions kept beside `machine`, so flows and tasks in flight across a deploy that
+   * changed its structure continue (on the kept machine, or migrated) instead of restarting
+   * (tool-versions.ts, docs/deploy.md). New calls always start on `machine`.
+   */
+  versions?: readonly EarlierVersion[];
   /**
    * Whether the tool may run as a task (the `io.modelcontextprotocol/tasks` extension,
    * docs/tasks.md): `optional` or `required`. Absent: never a task.

@@ -6,6 +6,7 @@ import { catalogueFieldProblems } from './catalogue-field-checks.js';
 import { machineProblems } from './machine-checks.js';
 import { machineWarnings } from './machine-warnings.js';
 import { taskProblems } from '../tasks/task-checks.js';
+import { versionProblems } from '../versions/version-checks.js';
 import { overlongArgument } from './overlong-arguments.js';
 import type { CallToolResult } from '../mcp-shapes.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
@@ -18,6 +19,8 @@ function toolMachineProblems(tool: ToolDefinition, validator: JsonSchemaValidato
     taskMode: tool.task === 'required',
   });
   problems.push(...taskProblems(tool));
+  // Kept versions still run flows to their end: checked as the current machine is.
+  problems.push(...versionProblems(tool));
   if (tool.exampleArguments && validator.check(tool.inputSchema, tool.exampleArguments)) {
     problems.push(`${label}: exampleArguments do not match inputSchema.`);
   }

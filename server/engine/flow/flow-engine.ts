@@ -22,6 +22,7 @@ import { isRecord } from '../plain-objects.js';
 import { flowEndOf, roundEnd, RoundKernel, type RequestRoundOutcome, type XStatePath } from '../round/index.js';
 import { RoundTrace, type RefusalReason, type Telemetry } from '../../telemetry/index.js';
 import { RequestRound, type Binding, type Resumed, type RoundSettings } from './request-round.js';
+import { VersionRoutes } from '../versions/version-routes.js';
 
 export interface FlowEngineOptions {
   keyRing: KeyRing;
@@ -78,6 +79,8 @@ export class FlowEngine {
   readonly #kernel: RoundKernel;
   readonly #telemetry: Telemetry | undefined;
   readonly #versions = new WeakMap<AnyStateMachine, string>();
+  /** Earlier versions kept or migrated (versions/): asked only of a state the current machine did not seal. */
+  readonly #routes = new VersionRoutes((machine) => this.versionOf(machine));
   readonly #logFields = new WeakMap<FlowDefinition, Readonly<{ target: string }>>();
   #lastPrincipal: string | undefined;
   #lastPrincipalDigest = '';
@@ -189,7 +192,10 @@ export class FlowEngine {
     };
   }
 
-  /** Opens and checks a presented state; a deploy that changed the machine restarts the flow. */
+  /**
+   * Opens and checks a presented state. A state sealed by another version of the machine goes on
+   * as that version allows (#earlier): on the kept machine, migrated, or restarted.
+   */
   #resume(call: FlowCall, binding: Binding, trace: RoundTrace | undefined): Resumed | undefined {
     const opened = openState(call.requestState, this.#keyRing, this.#maxStateLength);
     if (!opened) throw this.#reject('seal', binding, trace);
@@ -199,11 +205,35 @@ export class FlowEngine {
     if (claims.principal !== binding.principal) throw this.#reject('principal', binding, trace);
     if (claims.target !== binding.target) throw this.#reject('target', binding, trace);
     if (claims.args !== binding.args) throw this.#reject('arguments', binding, trace);
-    if (claims.version !== binding.version) {
-      this.#logger.info('request_state_restarted', { target: binding.target, reason: 'machine changed' });
-      return undefined;
-    }
+    if (claims.version !== binding.version) return this.#earlier(call, binding, opened);
     return opened;
+  }
+
+  /**
+   * A state an earlier version of the machine sealed (a deploy changed its structure): it goes on
+   * on the kept machine, whose version the next state is bound to again; or migrated onto the
+   * current machine; or, when the tool neither keeps nor migrates that version, it restarts from
+   * the first question on the current machine (docs/deploy.md).
+   */
+  #earlier(call: FlowCall, binding: Binding, opened: Resumed): Resumed | undefined {
+    const { version } = opened.claims;
+    const next = this.#routes.continuation(call.flow, version, opened.snapshot, call.arguments);
+    const fields = { target: binding.target, version, ...(next.kind === 'unknown' ? {} : { label: next.route.label }) };
+    if (next.kind !== 'migrated' && next.problem !== undefined)
+      this.#logger.warn('request_state_migration_failed', { ...fields, problem: next.problem });
+    switch (next.kind) {
+      case 'kept':
+        this.#logger.info('request_state_kept', fields);
+        // The binding is this call's own: the next state is sealed for the kept version again.
+        binding.version = version;
+        return { ...opened, machine: next.machine };
+      case 'migrated':
+        this.#logger.info('request_state_migrated', fields);
+        return { ...opened, snapshot: next.snapshot };
+      case 'unknown':
+        this.#logger.info('request_state_restarted', { ...fields, reason: 'machine changed' });
+        return undefined;
+    }
   }
 
   #reject(check: string, binding: Binding, trace: RoundTrace | undefined): EngineError {
@@ -242,7 +272,8 @@ export class FlowEngine {
         throw outcome.error;
       case 'handover':
         // The snapshot a task continues from: taken where long work starts, before any of it ran.
-        return { kind: 'task', snapshot: outcome.persisted, timers: outcome.timers };
+        // `machine`: a flow on a kept version hands over to a task pinned to that version.
+        return { kind: 'task', snapshot: outcome.persisted, timers: outcome.timers, machine: round.machine };
       case 'asking':
         return this.#seal(round, outcome);
     }

@@ -2,6 +2,7 @@
  * What a caller hands one round of a flow (`FlowCall`) and what it gets back (`FlowOutcome`):
  * the engine's contract with the protocol layer and the test kit.
  */
+import type { AnyStateMachine } from 'xstate';
 import type { FlowDefinition } from '../authoring/flow-definition.js';
 import type { LogReport } from '../authoring/log-reports.js';
 import type { Cancellation } from '../cancellation.js';
@@ -40,6 +41,15 @@ export type FlowOutcome =
   | { kind: 'complete'; output: unknown }
   | { kind: 'failed'; message: string }
   | { kind: 'input_required'; inputRequests: Record<string, InputRequest>; requestState: string }
-  /** Only with `handover`: the flow continues as a task from this persisted snapshot and these timers. */
-  | { kind: 'task'; snapshot: Record<string, unknown>; timers: TaskTimer[]; traceContext?: string | undefined }
+  /**
+   * Only with `handover`: the flow continues as a task from this persisted snapshot and these
+   * timers, on `machine` (the tool's, or a kept earlier version's: the task is pinned to it).
+   */
+  | {
+      kind: 'task';
+      snapshot: Record<string, unknown>;
+      timers: TaskTimer[];
+      machine: AnyStateMachine;
+      traceContext?: string | undefined;
+    }
   | { kind: 'aborted' };

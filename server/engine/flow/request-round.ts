@@ -30,6 +30,8 @@ export interface Binding {
 export interface Resumed {
   claims: StateClaims;
   snapshot: unknown;
+  /** The kept machine of an earlier version the state continues on; the flow's own when absent. */
+  machine?: AnyStateMachine;
 }
 
 /** The engine's settings a round reads: made once per engine. */
@@ -78,7 +80,7 @@ export class RequestRound implements RequestRoundSpec, PageRefMinter {
     const responses = call.inputResponses as Record<string, unknown> | undefined;
     this.flow = flow;
     this.name = flow.name;
-    this.machine = flow.machine;
+    this.machine = resumed?.machine ?? flow.machine;
     this.input = call.arguments;
     this.snapshot = resumed?.snapshot;
     this.clientCapabilities = call.clientCapabilities;

@@ -62,7 +62,8 @@ export function toolsCallMethod(
           resultType: 'task',
           ...(await tasks.create({
             tool: tool.name,
-            machine: tool.machine,
+            // A flow on a kept earlier version hands over on that version's machine.
+            machine: handover.machine,
             arguments: args,
             principal: context.principal.id,
             owner: callerKey(context.principal),
