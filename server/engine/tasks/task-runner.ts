@@ -34,6 +34,7 @@ import { RunningSteps } from './running-steps.js';
 import type { TaskStore } from './task-store.js';
 import { RoundTrace, type Telemetry } from '../../telemetry/index.js';
 import { roundEnd } from '../round/index.js';
+import { DEFAULT_VERSION_WAIT_MS, TaskVersions, type StepBasis } from './task-versions.js';
 
 export interface TaskTools {
   get(name: string): ToolDefinition | undefined;
@@ -62,6 +63,12 @@ export interface TaskRunnerOptions {
   toWireError: ToWireError;
   /** A span and metrics per step (telemetry/). */
   telemetry?: Telemetry;
+  /**
+   * How long a job whose task this build cannot run (its version neither kept nor migrated here,
+   * or its tool not served) is left for a worker of another build, from the first look, before
+   * the task fails (10 min: a rolling deploy). Wall-clock ms.
+   */
+  versionWaitMs?: number;
 }
 
 /** How long a job that finds its task busy on another step waits before looking again. */
@@ -77,12 +84,27 @@ export class TaskRunner {
   /** Steps running in this process, so a cancel published by any instance can stop them. */
   readonly #running = new RunningSteps();
   readonly #stopListening: () => void;
+  /** Which machine a step runs on: the record's version only (task-versions.ts). */
+  readonly #versions: TaskVersions;
 
   constructor(options: TaskRunnerOptions) {
-    this.#o = { stepBudgetMs: 60 * 60 * 1000, inlineTimerMs: 2000, ...options };
+    this.#o = {
+      stepBudgetMs: 60 * 60 * 1000,
+      inlineTimerMs: 2000,
+      versionWaitMs: DEFAULT_VERSION_WAIT_MS,
+      ...options,
+    };
     this.#clock = options.clock ?? Date.now;
     this.#wallClock = options.wallClock ?? Date.now;
     this.#logger = options.logger ?? silentLogger;
+    this.#versions = new TaskVersions({
+      tools: options.tools,
+      versionOf: options.versionOf,
+      queue: options.queue,
+      logger: this.#logger,
+      wallClock: this.#wallClock,
+      waitMs: this.#o.versionWaitMs,
+    });
     this.#telemetry = options.telemetry;
     this.#kernel = new RoundKernel({ validator: options.validator, logger: this.#logger });
     this.#stopListening = options.store.listen((taskId, kind) => {
@@ -155,6 +177,8 @@ export class TaskRunner {
       if (next) await queue.schedule(taskId, { jobKey: `t${next.dueAt}.${this.#wallClock()}`, runAt: next.dueAt });
       return undefined;
     }
+    // A version this build cannot run is left for a worker of another build, for a while.
+    if (this.#versions.basis(record) === undefined && (await this.#versions.leave(record, jobId))) return undefined;
     const claim = newClaim();
     const claimed = await store.update(taskId, (r) =>
       isTerminal(r) || !isFree(r, jobId)
@@ -176,12 +200,15 @@ export class TaskRunner {
 
   async #step(run: StepRun, record: TaskRecord): Promise<void> {
     const tool = this.#o.tools.get(record.tool);
-    if (!tool) return this.#finish(run, this.#failed('internal', `Tool ${record.tool} is no longer served`));
-    if (this.#o.versionOf(tool.machine) !== record.version) {
-      // Restarting would repeat the effects already done; a task cannot move to a changed machine.
+    if (!tool) return this.#finish(run, this.#failed('internal', `Tool ${record.tool} is not served by this build`));
+    const basis = this.#versions.basis(record, true);
+    if (!basis) {
       return this.#finish(
         run,
-        this.#failed('internal', `Tool ${tool.name} changed while this task was running; start it again`),
+        this.#failed(
+          'internal',
+          `Tool ${tool.name} changed while this task was running, and no worker running version ${record.version} took it; start it again`,
+        ),
       );
     }
     const { taskId } = run;
@@ -194,21 +221,21 @@ export class TaskRunner {
           createdBy: record.traceContext,
         })
       : undefined;
-    const spec = this.#spec(run, record, tool);
+    const spec = this.#spec(run, record, tool, basis);
     const outcome = await (trace ? trace.run(() => this.#kernel.run(spec)) : this.#kernel.run(spec));
     trace?.end(roundEnd(outcome));
-    await this.#record(run, record, tool, outcome);
+    await this.#record(run, record, tool, outcome, basis.version);
   }
 
   /** The step as the round kernel runs it: from the last snapshot, with every answer collected. */
-  #spec(run: StepRun, record: TaskRecord, tool: ToolDefinition): TaskStepSpec {
+  #spec(run: StepRun, record: TaskRecord, tool: ToolDefinition, basis: StepBasis): TaskStepSpec {
     const { taskId } = run;
     return {
       mode: 'step',
       name: tool.name,
-      machine: tool.machine,
+      machine: basis.machine,
       input: record.arguments,
-      snapshot: structuredClone(record.snapshot),
+      snapshot: structuredClone(basis.snapshot),
       clientCapabilities: record.clientCapabilities,
       ...answersOf(record),
       budgetMs: this.#o.stepBudgetMs,
@@ -229,7 +256,13 @@ export class TaskRunner {
   }
 
   /** Writes how the step ended: a terminal status, or the pause it continues from. */
-  #record(run: StepRun, record: TaskRecord, tool: ToolDefinition, outcome: TaskStepOutcome): Promise<void> {
+  #record(
+    run: StepRun,
+    record: TaskRecord,
+    tool: ToolDefinition,
+    outcome: TaskStepOutcome,
+    version: string,
+  ): Promise<void> {
     switch (outcome.kind) {
       case 'complete':
         return this.#finish(run, { status: 'completed', result: this.#result(tool, outcome.output) });
@@ -250,14 +283,16 @@ export class TaskRunner {
         );
       case 'asking':
       case 'sleeping':
-        return this.#pause(run, record, outcome);
+        return this.#pause(run, record, outcome, version);
     }
   }
 
+  /** `version`: what the snapshot was made by (a migrated task is on the current version from here). */
   async #pause(
     run: StepRun,
     record: TaskRecord,
     pause: Extract<TaskStepOutcome, { kind: 'asking' | 'sleeping' }>,
+    version: string,
   ): Promise<void> {
     const { taskId } = run;
     const { persisted: snapshot, timers } = pause;
@@ -273,7 +308,7 @@ export class TaskRunner {
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
         status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
-      return (written = { ...base, status, snapshot, timers, asked, answers: {}, askCounts, ...waitingFor });
+      return (written = { ...base, status, snapshot, version, timers, asked, answers: {}, askCounts, ...waitingFor });
     });
     // A run that lost its claim leaves the task, its timers and their jobs to the run that took it.
     if (!written) return;

@@ -29,6 +29,8 @@ export interface TaskRuntimeOptions {
   telemetry?: Telemetry;
   /** What one caller may store (task-quotas.ts); defaults apply to any field not given. */
   quotas?: Partial<TaskQuotas>;
+  /** How long a task of a version this build cannot run waits for another build's worker (task-versions.ts). */
+  versionWaitMs?: number;
 }
 
 export interface TaskRuntime {
@@ -61,7 +63,12 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     toWireError,
     validator: new JsonSchemaValidator(),
     logger: options.logger,
-    ...definedFields({ clock, stepBudgetMs: options.stepBudgetMs, telemetry: options.telemetry }),
+    ...definedFields({
+      clock,
+      stepBudgetMs: options.stepBudgetMs,
+      telemetry: options.telemetry,
+      versionWaitMs: options.versionWaitMs,
+    }),
   });
   options.telemetry?.metrics?.observe({
     ...(queue.depth ? { queueDepth: () => queue.depth!() } : {}),
