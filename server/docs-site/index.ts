@@ -3,7 +3,7 @@
  * /docs) with its Mermaid state diagram, the sequence diagram of a real run, and the Try it
  * panel. Uses the engine and the protocol layer; knows nothing of Koa.
  */
-export { toStateDiagram, StateDiagramWriter } from './state-diagram.js';
+export { toStateDiagram, StateDiagramWriter, STATE_DIAGRAM_FRONTMATTER } from './state-diagram.js';
 export {
   machineGraph,
   guardLabel,

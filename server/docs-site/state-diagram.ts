@@ -4,6 +4,12 @@
  * brackets; invoked actors are listed on their state; parallel regions are split by `--`;
  * history states show as H or H*. The same machine always gives the same text.
  *
+ * The text opens with Mermaid frontmatter asking for the ELK layout (`@mermaid-js/layout-elk`, which
+ * the docs pages register): a layered layout that keeps a composite's start marker inside its box
+ * and orders states to avoid crossings, where Mermaid's default (dagre) puts the root's start
+ * marker outside the chart. A renderer without ELK (GitHub, an older Mermaid) ignores the key and
+ * draws with its default layout, so the same text works everywhere.
+ *
  * Mermaid's layout needs each edge declared in the block of the states' lowest common ancestor,
  * and cannot draw an edge from a composite state into its own inside; such transitions (and a
  * machine's root-level `on`) start from a dashed "any state" node inside that composite.
@@ -11,6 +17,13 @@
 import type { AnyStateMachine } from 'xstate';
 import { keyPath, machineGraph, type GraphEdge, type GraphNode, type MachineGraph } from './machine-graph.js';
 import { mermaidLabel, MermaidIds } from './mermaid-text.js';
+
+/**
+ * Mermaid frontmatter for every state diagram: the ELK layout. Its tuning (cycle breaking that
+ * follows the flow from the initial state) is site configuration on the docs pages
+ * (diagram-view.js), since Mermaid takes only some `elk` keys from a diagram's frontmatter.
+ */
+export const STATE_DIAGRAM_FRONTMATTER = ['---', 'config:', '  layout: elk', '---'];
 
 const CLASS_DEFS: Record<string, string> = {
   input: 'fill:#fff4d6,stroke:#e8590c,stroke-width:2px,color:#000',
@@ -56,7 +69,7 @@ export class StateDiagramWriter {
   }
 
   write(): string {
-    const lines = ['stateDiagram-v2'];
+    const lines = [...STATE_DIAGRAM_FRONTMATTER, 'stateDiagram-v2'];
     const root = this.#graph.root;
     if (this.#rootDrawn) {
       this.#writeNode(root, lines, 1);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { and, createMachine, fromPromise, not, or, setup, stateIn } from 'xstate';
-import { toStateDiagram } from '../../server/docs-site/index.js';
+import { STATE_DIAGRAM_FRONTMATTER, toStateDiagram } from '../../server/docs-site/index.js';
 import { askForm, askRoots, askSampling, askUrl } from '../../server/engine/index.js';
 import { releaseMachine } from '../../machines/examples/release.js';
 import { provisionMachine } from '../../machines/examples/provision-database.js';
@@ -33,8 +33,8 @@ describe('toStateDiagram', () => {
       createMachine({ id: 'm', initial: 'a', states: { a: { on: { GO: 'b' } }, b: { type: 'final' } } }),
     );
 
-    it('starts with stateDiagram-v2, enters the initial state and leaves from final ones', () => {
-      expect(text.startsWith('stateDiagram-v2\n')).to.equal(true);
+    it('starts with stateDiagram-v2 (after its frontmatter), enters the initial state and leaves from final ones', () => {
+      expect(text.startsWith(`${STATE_DIAGRAM_FRONTMATTER.join('\n')}\nstateDiagram-v2\n`)).to.equal(true);
       expect(lines(text)).to.include.members([
         'state "a" as s_a',
         'state "b" as s_b',
