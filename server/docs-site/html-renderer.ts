@@ -52,28 +52,28 @@ code { background: #f6f8fa; padding: 0 0.2rem; border-radius: 3px; }
 pre.code { background: #f6f8fa; padding: 0.8rem; overflow: auto; }
 h1 img.icon { height: 1.2em; margin-right: 0.4rem; vertical-align: -0.15em; }
 .diagram { overflow: auto; margin: 0.5rem 0 1rem; }
+.diagram-toolbar { display: flex; gap: 0.3rem; align-items: center; margin-bottom: 0.3rem; }
+.diagram-toolbar button { font: inherit; min-width: 2.2rem; padding: 0.1rem 0.5rem; cursor: pointer; }
+.diagram-zoom-level { color: #57606a; font-size: 0.9em; margin-left: 0.3rem; }
+.diagram-viewport { display: inline-block; vertical-align: top; max-width: 100%; overflow: auto; max-height: 85vh; border: 1px solid #d0d7de; border-radius: 6px; cursor: grab; }
+.diagram-viewport[data-dragging] { cursor: grabbing; user-select: none; }
+.diagram-viewport:focus-visible { outline: 2px solid #0969da; outline-offset: 2px; }
+.diagram-viewport svg { display: block; }
 .diagram pre.mermaid-source { white-space: pre; color: #57606a; }
 .diagram[data-rendered="error"] { border: 2px solid #cf222e; padding: 0.5rem; }
 `;
 
-/** The script that draws every diagram and records, per diagram, whether Mermaid accepted it. */
+/**
+ * The script that draws every diagram (with diagram-view.js, loaded before it) and records, per
+ * diagram, whether Mermaid accepted it. State diagrams get the zoom and pan of diagram-view.js.
+ */
 export const DOCS_SCRIPT = `
-mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
 (async () => {
   const diagrams = Array.from(document.querySelectorAll('.diagram'));
   for (const [index, diagram] of diagrams.entries()) {
-    const source = diagram.querySelector('pre.mermaid-source');
-    try {
-      const { svg } = await mermaid.render('diagram-' + index, source.textContent);
-      diagram.innerHTML = svg;
-      diagram.dataset.rendered = 'ok';
-    } catch (error) {
-      diagram.dataset.rendered = 'error';
-      diagram.dataset.error = String((error && error.message) || error);
-      const note = document.createElement('p');
-      note.textContent = 'This diagram could not be drawn: ' + diagram.dataset.error;
-      diagram.prepend(note);
-    }
+    const source = diagram.querySelector('pre.mermaid-source').textContent;
+    const state = diagram.dataset.diagram === 'state';
+    await batonDiagrams.draw(diagram, 'diagram-' + index, source, { zoom: state, name: 'State diagram' });
   }
   document.documentElement.dataset.diagrams = 'done';
 })();
@@ -111,6 +111,7 @@ ${(extras.styles ?? []).map((name) => `<link rel="stylesheet" href="${asset(name
 ${blocks.join('\n')}
 </main>
 <script src="${escapeHtml(base)}/assets/mermaid.min.js"></script>
+<script src="${escapeHtml(base)}/assets/diagram-view.js"></script>
 <script src="${escapeHtml(base)}/assets/docs.js"></script>
 ${(extras.scripts ?? []).map((name) => `<script src="${asset(name)}"></script>\n`).join('')}</body>
 </html>

@@ -1,12 +1,13 @@
 /**
  * `GET /docs` and `GET /docs/{tools,prompts,resources}/<name>`: the generated docs as HTML pages,
  * with the diagrams drawn in the browser by the `mermaid` package served from our own
- * dependencies (`/docs/assets/mermaid.min.js`; no CDN, so it works without internet). The pages
+ * dependencies (`/docs/assets/mermaid.min.js`; no CDN, so it works without internet) and laid out
+ * by ELK (`@mermaid-js/layout-elk`, its ES modules under `/docs/assets/layout-elk/`). The pages
  * are the same model as the committed Markdown (server/docs-site).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { DocsContent, DocPage, DocsSite, FlowKind, HtmlExtras, TryItAuth } from '../docs-site/index.js';
@@ -25,7 +26,7 @@ export interface DocsRoutesOptions {
   tryItAuth?: TryItAuth;
 }
 
-/** The "Try it" panel's own files, served as they are from the package (no build step, no CDN). */
+/** The pages' own scripts (diagram-view.js, the "Try it" panel's) and style, served as they are (no build step, no CDN). */
 const TRY_IT_ASSETS = join(PACKAGE_ROOT, 'server', 'http', 'assets');
 
 // Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
@@ -69,9 +70,36 @@ function mermaidBundle(): string {
   }
 }
 
+/**
+ * The ELK layout's browser build: an entry module and the chunks it imports (by relative URL, from
+ * `chunks/mermaid-layout-elk.esm.min/`). Only the files listed here are served, by exact name, so
+ * no request path ever reaches the file system.
+ */
+interface ElkModules {
+  entry: string;
+  chunks: string;
+  names: Set<string>;
+}
+
+const ELK_ENTRY = 'mermaid-layout-elk.esm.min.mjs';
+const ELK_CHUNKS = 'chunks/mermaid-layout-elk.esm.min';
+
+function elkModules(): ElkModules {
+  try {
+    const entry = createRequire(import.meta.url).resolve(`@mermaid-js/layout-elk/dist/${ELK_ENTRY}`);
+    const chunks = join(dirname(entry), ELK_CHUNKS);
+    return { entry, chunks, names: new Set(readdirSync(chunks).filter((name) => /^[\w.-]+\.mjs$/.test(name))) };
+  } catch {
+    throw new ConfigurationError(
+      'The docs pages need the "@mermaid-js/layout-elk" package (npm install), or turn them off with createServer({ docs: false }).',
+    );
+  }
+}
+
 export function docsRouter(options: DocsRoutesOptions): Router {
   const base = (options.base ?? '/docs').replace(/\/$/, '');
   const bundle = mermaidBundle();
+  const elk = elkModules();
   const router = new Router();
   // The generator is loaded on the first docs request, not at start-up: an instance that is never
   // asked for docs (a worker behind a balancer) starts as fast as one without them.
@@ -130,11 +158,22 @@ export function docsRouter(options: DocsRoutesOptions): Router {
     `${base}/assets/mermaid.min.js`,
     asset('application/javascript', () => createReadStream(bundle)),
   );
+  // Module scripts need a JavaScript MIME type; the chunks' names carry a content hash.
+  router.get(
+    `${base}/assets/layout-elk/${ELK_ENTRY}`,
+    asset('text/javascript', () => createReadStream(elk.entry)),
+  );
+  router.get(`${base}/assets/layout-elk/${ELK_CHUNKS}/:name`, async (ctx, next) => {
+    const name = ctx.params.name!;
+    if (!elk.names.has(name)) return next(); // 404
+    await asset('text/javascript', () => createReadStream(join(elk.chunks, name)))(ctx);
+  });
   router.get(
     `${base}/assets/docs.js`,
     asset('application/javascript', async () => (await load()).docs.DOCS_SCRIPT),
   );
   for (const [name, type] of [
+    ['diagram-view.js', 'application/javascript'],
     ['try-it-forms.js', 'application/javascript'],
     ['try-it-wire.js', 'application/javascript'],
     ['try-it-task.js', 'application/javascript'],

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createMachine } from 'xstate';
-import { machineGraph, toStateDiagram, tryItData } from '../../server/docs-site/index.js';
+import { machineGraph, mermaidLabel, toStateDiagram, tryItData } from '../../server/docs-site/index.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
 
@@ -38,7 +38,9 @@ describe('state diagrams: layout', () => {
         ).to.have.length(2);
         const graph = machineGraph(tool.machine);
         const names = graph.nodes.filter((n) => n !== graph.root && n.type !== 'history').map((n) => n.key);
-        for (const name of names) expect(text, `${tool.name}: ${name}`).to.match(new RegExp(`state "${name}" as `));
+        for (const name of names) {
+          expect(text, `${tool.name}: ${name}`).to.include(`state "${mermaidLabel(name, undefined, 'name')}" as `);
+        }
       }
     }
   });

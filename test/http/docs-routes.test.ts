@@ -92,6 +92,27 @@ describe('docs routes', () => {
     expect((await get('/docs/assets/try-it.css')).headers.get('content-type')).to.match(/^text\/css/);
   });
 
+  it('serves the ELK layout modules by their exact names, and nothing else from that folder', async () => {
+    const html = await (await get('/docs/tools/release')).text();
+    expect(html).to.include('<script src="/docs/assets/diagram-view.js"></script>');
+    const view = await get('/docs/assets/diagram-view.js');
+    expect(view.headers.get('content-type')).to.match(/^application\/javascript/);
+    expect(await view.text()).to.include('layout-elk/mermaid-layout-elk.esm.min.mjs');
+    const entry = await get('/docs/assets/layout-elk/mermaid-layout-elk.esm.min.mjs');
+    expect(entry.status).to.equal(200);
+    // A module script needs a JavaScript MIME type, or the browser refuses it (nosniff).
+    expect(entry.headers.get('content-type')).to.match(/^text\/javascript/);
+    // Every chunk the entry imports (by relative URL) is served too.
+    const chunk = /from\s*"\.\/(chunks\/[^"]+\.mjs)"/.exec(await entry.text())![1]!;
+    expect((await get(`/docs/assets/layout-elk/${chunk}`)).status).to.equal(200);
+    const folder = '/docs/assets/layout-elk/chunks/mermaid-layout-elk.esm.min';
+    // Only modules: not their source maps (which exist beside them), not a path out of the folder.
+    const map = `${chunk.split('/').pop()!}.map`;
+    for (const name of ['nope.mjs', map, '..%2F..%2Fpackage.json', '%2e%2e%2flayouts.d.ts']) {
+      expect((await get(`${folder}/${name}`)).status, name).to.equal(404);
+    }
+  });
+
   it('answers 404 for an unknown tool or section', async () => {
     expect((await get('/docs/tools/nope')).status).to.equal(404);
     expect((await get('/docs/widgets/release')).status).to.equal(404);

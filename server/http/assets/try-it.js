@@ -8,7 +8,7 @@
  * is followed by try-it-task.js. Served as a file (no inline script, strict CSP); every piece of
  * server data is set as text, never as markup. Reads its settings from the page's #try-it-data block.
  * Uses `batonTryItForms`, `batonTryItWire` (the requests and the wire log) and `batonTryItTask`
- * (the three scripts before it) and Mermaid's global.
+ * (the three scripts before it) and `batonDiagrams` (diagram-view.js: draws with ELK, zoom and pan).
  */
 
 /**
@@ -74,7 +74,6 @@
  * @property {Record<string, unknown>} [inputResponses]
  * @property {unknown} [requestState]
  */
-/** @typedef {{ render(id: string, source: string): Promise<{ svg: string }> }} TryItMermaid */
 
 (() => {
   'use strict';
@@ -99,9 +98,6 @@
   const token = () => (tokenInput instanceof HTMLInputElement ? tokenInput.value.trim() : '');
 
   const { el, pretty, objectFields } = batonTryItForms;
-  /** Mermaid's bundle (mermaid.min.js) sets it, before the docs' scripts run. */
-  const { mermaid } = /** @type {{ mermaid: TryItMermaid }} */ (/** @type {unknown} */ (window));
-
   /** @param {unknown} error */
   const reason = (error) => (error instanceof Error ? error.message : String(error));
 
@@ -112,19 +108,19 @@
    * @type {Map<string, Element>}
    */
   const stateGroups = new Map();
+  /** @type {DiagramView | undefined} */
+  let view;
   async function drawDiagram() {
     const source = part(diagramBox, 'pre.mermaid-source').textContent ?? '';
-    try {
-      const { svg } = await mermaid.render('try-it-svg', source);
-      diagramBox.innerHTML = svg;
-      for (const group of diagramBox.querySelectorAll('g[id]')) {
-        const id = /-state-(.+)-\d+$/.exec(group.id)?.[1];
-        if (id !== undefined && !stateGroups.has(id)) stateGroups.set(id, group);
-      }
-      diagramBox.dataset.rendered = 'ok';
-    } catch (error) {
-      diagramBox.dataset.rendered = 'error';
-      diagramBox.prepend(el('p', {}, 'The diagram could not be drawn: ' + reason(error)));
+    const drawn = await batonDiagrams.draw(diagramBox, 'try-it-svg', source, {
+      zoom: true,
+      name: `State diagram of ${data.tool}`,
+    });
+    if (!drawn || drawn instanceof SVGSVGElement) return;
+    view = drawn;
+    for (const group of diagramBox.querySelectorAll('g[id]')) {
+      const id = /-state-(.+)-\d+$/.exec(group.id)?.[1];
+      if (id !== undefined && !stateGroups.has(id)) stateGroups.set(id, group);
     }
   }
 
@@ -141,6 +137,9 @@
       }
     }
     diagramBox.dataset.waiting = ids.sort().join(' ');
+    // A large machine scrolls in its pane: bring the first state now waiting into view.
+    const first = ids.map((id) => stateGroups.get(id)).find((group) => group !== undefined);
+    if (view && first) view.reveal(first);
   }
 
   // ---- the flow (its requests go through try-it-wire.js) --------------------------------------
