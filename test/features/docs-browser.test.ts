@@ -2,7 +2,10 @@
  * The served docs in a real browser: Debian's chromium driven by playwright-core (which never
  * downloads a browser of its own). Every page of a server with the example tools and all the
  * conformance fixtures is opened; every diagram must become an SVG that Mermaid drew without
- * error and that shows the machine's states. A screenshot of one page is kept as a CI artifact.
+ * error and that shows the machine's states, and every state diagram is laid out by ELK (served
+ * from the package, no CDN) with its start markers inside their states, above the state they
+ * enter, and labels at a readable size that no viewport cuts off. A screenshot of one page is kept
+ * as a CI artifact.
  */
 import { expect } from 'chai';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -16,6 +19,7 @@ import {
 } from '../../server/docs-site/index.js';
 import { conformanceFixtures } from '../../machines/conformance/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';
+import { measureDiagram, startMarkers } from '../helpers/diagram-geometry.js';
 import { CHROMIUM, CHROMIUM_PATH, requireBinaries } from '../helpers/required-binary.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 
@@ -67,6 +71,8 @@ describe('served docs in a real browser', function () {
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];
+  /** Every asset request that did not answer 200 (the ELK modules are many files). */
+  const failedAssets: string[] = [];
   const fixtures = conformanceFixtures();
 
   before(async function () {
@@ -96,6 +102,9 @@ describe('served docs in a real browser', function () {
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
     });
+    page.on('response', (response) => {
+      if (response.url().includes('/assets/') && response.status() !== 200) failedAssets.push(response.url());
+    });
   });
 
   after(async () => {
@@ -106,6 +115,7 @@ describe('served docs in a real browser', function () {
   afterEach(() => {
     const found = problems.splice(0);
     expect(found, 'browser errors').to.deep.equal([]);
+    expect(failedAssets.splice(0), 'assets not served').to.deep.equal([]);
   });
 
   it('lists every example and conformance tool, prompt and resource on /docs', async () => {
@@ -116,9 +126,13 @@ describe('served docs in a real browser', function () {
     expect(links).to.have.members(flows.map((flow) => pagePath({ kind: flow.kind, slug: flowSlug(flow) }, '/docs')));
   });
 
-  it('draws the state and sequence diagrams of every page without a Mermaid error', async () => {
+  it('draws the diagrams of every page without a Mermaid error, state diagrams laid out by ELK', async () => {
     const flows = documentedFlows({ ...fixtures, tools: server.baton.registry.list() });
     expect(flows.length).to.be.at.least(30);
+    const elkModules: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/assets/layout-elk/') && response.status() === 200) elkModules.push(response.url());
+    });
     for (const flow of flows) {
       const url = `${server.origin}${pagePath({ kind: flow.kind, slug: flowSlug(flow) }, '/docs')}`;
       const diagrams = await open(page, url);
@@ -139,7 +153,15 @@ describe('served docs in a real browser', function () {
         expect(diagrams[0]!.text, `${url}: state "${label}"`).to.include(label);
       }
       expect(diagrams[1]!.text, url).to.include('Baton').and.include('round 1');
+      // ELK: start markers inside their states and above what they enter; labels readable, none cut off.
+      const drawn = await measureDiagram(page, '.diagram[data-diagram="state"]', startMarkers(flow.definition));
+      expect(drawn.layout, url).to.equal('elk');
+      expect(drawn.misplacedStarts, url).to.deep.equal([]);
+      expect(drawn.cutOff, url).to.deep.equal([]);
+      expect(drawn.smallestFontPx, url).to.be.at.least(11);
+      for (const label of expectedStateLabels(flow)) expect(drawn.labels, `${url}: ${label}`).to.include(label);
     }
+    expect(elkModules.some((url) => url.endsWith('/mermaid-layout-elk.esm.min.mjs'))).to.equal(true);
   });
 
   it('shows input states styled apart, and saves a screenshot of the release page', async () => {
