@@ -5,6 +5,7 @@
  */
 import { askForm, askRoots, askSampling, askUrl } from './input-states.js';
 import type { QuestionSpec } from './question-specs.js';
+import type { Names } from './target-checks.js';
 import { questionOf } from './question-states.js';
 
 /** Any XState setup: what the types below read a machine config's shape from. */
@@ -19,9 +20,20 @@ type Single<S extends MachineSetup, E extends string> = Exclude<
   readonly unknown[]
 >;
 
+/**
+ * Guards and actions named in a handler are ones the setup implements: XState's own types let any
+ * name through for `toolSetup` (tool-setup.ts), so a builder's handlers hold names to the setup
+ * here, as `createMachine` does for plain states.
+ */
+interface Named<TNames extends Names> {
+  guard?: TNames['guards'] | object;
+  actions?: TNames['actions'] | object | ReadonlyArray<TNames['actions'] | object>;
+}
+type Transition<TSingle, TTarget extends string, TNames extends Names> = TSingle & { target?: TTarget } & Named<TNames>;
+
 /** Where an answer goes: a target, a transition, or guarded transitions (first match wins). */
-type Handler<TSingle, TTarget extends string> =
-  TTarget | (TSingle & { target?: TTarget }) | ReadonlyArray<TSingle & { target?: TTarget }>;
+type Handler<TSingle, TTarget extends string, TNames extends Names> =
+  TTarget | Transition<TSingle, TTarget, TNames> | ReadonlyArray<Transition<TSingle, TTarget, TNames>>;
 
 interface AskOptions {
   /** The answer commits an effect: this state's sealed state is accepted once only. */
@@ -52,27 +64,29 @@ export interface ResultState<TKey extends string, TTarget extends string> extend
  * The targets in the returned state come from the handlers only (`NoInfer`): inferred from where
  * the state is placed in a config, they would widen to `string` and no misspelling would show.
  */
-export type AskFor<S extends MachineSetup, K extends string, Q> = Q extends { kind: 'form' | 'url' }
+export type AskFor<S extends MachineSetup, K extends string, Q, TNames extends Names = Names> = Q extends {
+  kind: 'form' | 'url';
+}
   ? <const TA extends string = never, const TD extends string = never, const TC extends string = never>(
       handlers: AskOptions & {
-        onAccept: Handler<Single<S, `answer.${K}.accept`>, TA>;
+        onAccept: Handler<Single<S, `answer.${K}.accept`>, TA, TNames>;
         /** Declining is an ordinary outcome: say where it goes. */
-        onDecline: Handler<Single<S, `answer.${K}.decline`>, TD>;
+        onDecline: Handler<Single<S, `answer.${K}.decline`>, TD, TNames>;
         /** Defaults to `onDecline`. */
-        onCancel?: Handler<Single<S, `answer.${K}.cancel`>, TC>;
+        onCancel?: Handler<Single<S, `answer.${K}.cancel`>, TC, TNames>;
         /** Where to go when the client cannot be asked (no capability); else the call is refused. */
-        onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TC>;
+        onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TC, TNames>;
       },
     ) => InputState<K, NoInfer<TA | TD | TC>>
   : <const TR extends string = never, const TU extends string = never>(
       handlers: AskOptions & {
-        onResult: Handler<Single<S, `answer.${K}.result`>, TR>;
-        onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TU>;
+        onResult: Handler<Single<S, `answer.${K}.result`>, TR, TNames>;
+        onUnsupported?: Handler<Single<S, `answer.${K}.unsupported`>, TU, TNames>;
       },
     ) => ResultState<K, NoInfer<TR | TU>>;
 
-export type AskBuilders<S extends MachineSetup, TQuestions> = {
-  [K in keyof TQuestions & string]: AskFor<S, K, TQuestions[K]>;
+export type AskBuilders<S extends MachineSetup, TQuestions, TNames extends Names = Names> = {
+  [K in keyof TQuestions & string]: AskFor<S, K, TQuestions[K], TNames>;
 };
 
 /**

@@ -15,14 +15,24 @@ import type { AskedState } from './ask-builders.js';
 import type { ClosestName } from './closest-name.js';
 
 type StatesOf<N> = N extends { states: infer S } ? keyof S & string : never;
-/** The targets a node's transitions may name, and the ones worth suggesting (ids are any string). */
-interface Targets {
+/**
+ * The targets a node's transitions may name, and the ones worth suggesting (ids are any string);
+ * the guards and actions the setup implements by name (`string` where they are not checked).
+ */
+interface Targets extends Names {
   allowed: string;
   names: string;
 }
-type TargetsOf<N, Siblings extends string> = {
+/** The guard and action names a setup implements. */
+export interface Names {
+  guards: string;
+  actions: string;
+}
+type TargetsOf<N, Siblings extends string, TNames extends Names> = {
   allowed: Siblings | `.${StatesOf<N>}` | `#${string}`;
   names: Siblings | `.${StatesOf<N>}`;
+  guards: TNames['guards'];
+  actions: TNames['actions'];
 };
 
 /** One sentence per bad target (an `ask` state can hold several). */
@@ -46,12 +56,35 @@ type CheckTarget<X, T extends Targets> = X extends string
     ? { [I in keyof X]: CheckTarget<X[I], T> }
     : X;
 
+/** A named guard or action the setup does not implement, as a sentence (a literal name only). */
+type NameError<Kind extends string, X extends string, TNames extends string> = [TNames] extends [never]
+  ? `no ${Kind} '${X}': this setup names none`
+  : `no ${Kind} '${X}': did you mean '${ClosestName<X, TNames>}'?`;
+type CheckName<Kind extends string, X, TNames extends string> = X extends string
+  ? string extends X
+    ? X
+    : X extends TNames
+      ? X
+      : NameError<Kind, X, TNames>
+  : X;
+type CheckActions<A, T extends Targets> = A extends readonly unknown[]
+  ? { [I in keyof A]: CheckName<'action', A[I], T['actions']> }
+  : CheckName<'action', A, T['actions']>;
+
 type CheckTransition<X, T extends Targets> = X extends string
   ? CheckTarget<X, T>
   : X extends readonly unknown[]
     ? { [I in keyof X]: CheckTransition<X[I], T> }
-    : X extends { target: infer Target }
-      ? { [P in keyof X]: P extends 'target' ? CheckTarget<Target, T> : X[P] }
+    : X extends object
+      ? {
+          [P in keyof X]: P extends 'target'
+            ? CheckTarget<X[P], T>
+            : P extends 'guard'
+              ? CheckName<'guard', X[P], T['guards']>
+              : P extends 'actions'
+                ? CheckActions<X[P], T>
+                : X[P];
+        }
       : X;
 
 type CheckOn<O, T extends Targets, TEventType extends string> = {
@@ -120,27 +153,29 @@ type CheckMeta<N, M, TAsk> = M extends { 'baton.input': infer Q }
   ? { [P in keyof M]: P extends InputTag ? CheckQuestionRef<N, Q, TAsk> : M[P] }
   : M;
 
-type CheckConfigNode<N, T extends Targets, TEventType extends string, TAsk> = {
+type CheckConfigNode<N, T extends Targets, TEventType extends string, TAsk, TNames extends Names> = {
   [K in keyof N]: K extends 'on'
     ? CheckOn<N[K], T, TEventType>
     : K extends 'meta'
       ? CheckMeta<N, N[K], TAsk>
-      : K extends 'after'
-        ? { [D in keyof N[K]]: CheckTransition<N[K][D], T> }
-        : K extends 'always' | 'onDone'
-          ? CheckTransition<N[K], T>
-          : K extends 'invoke'
-            ? CheckInvoke<N[K], T>
-            : K extends 'states'
-              ? { [S in keyof N[K]]: CheckNode<N[K][S], keyof N[K] & string, TEventType, TAsk> }
-              : N[K];
+      : K extends 'entry' | 'exit'
+        ? CheckActions<N[K], T>
+        : K extends 'after'
+          ? { [D in keyof N[K]]: CheckTransition<N[K][D], T> }
+          : K extends 'always' | 'onDone'
+            ? CheckTransition<N[K], T>
+            : K extends 'invoke'
+              ? CheckInvoke<N[K], T>
+              : K extends 'states'
+                ? { [S in keyof N[K]]: CheckNode<N[K][S], keyof N[K] & string, TEventType, TAsk, TNames> }
+                : N[K];
 };
 
 /** `N` with each target and event key narrowed to what may stand there. */
-type CheckNode<N, Siblings extends string, TEventType extends string, TAsk> =
+type CheckNode<N, Siblings extends string, TEventType extends string, TAsk, TNames extends Names> =
   N extends AskedState<infer TTarget>
-    ? CheckAsked<N, TTarget, TargetsOf<N, Siblings>>
-    : CheckConfigNode<N, TargetsOf<N, Siblings>, TEventType, TAsk>;
+    ? CheckAsked<N, TTarget, TargetsOf<N, Siblings, TNames>>
+    : CheckConfigNode<N, TargetsOf<N, Siblings, TNames>, TEventType, TAsk, TNames>;
 
 /**
  * The parameter type of `createMachine` for a config inferred as `TConfig` (`TBase` is XState's
@@ -160,8 +195,9 @@ export type CheckedConfig<
   TBase,
   TEventType extends string,
   TAsk = Record<never, never>,
+  TNames extends Names = Names,
 > = TBase extends TConfig
   ? TConfig
-  : [TConfig] extends [CheckNode<TConfig, never, TEventType, TAsk>]
+  : [TConfig] extends [CheckNode<TConfig, never, TEventType, TAsk, TNames>]
     ? TConfig
-    : NoInfer<CheckNode<TConfig, never, TEventType, TAsk>>;
+    : NoInfer<CheckNode<TConfig, never, TEventType, TAsk, TNames>>;

@@ -30,7 +30,7 @@ import {
 import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
 import type { AnswerEventsOf, AnswersNeeded, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
 import { withDeclaredQuestions } from './question-states.js';
-import type { CheckedConfig } from './target-checks.js';
+import type { CheckedConfig, Names } from './target-checks.js';
 import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
 
 type Params = Record<string, ParameterizedObject['params'] | undefined>;
@@ -92,6 +92,14 @@ export interface ToolSetupSpec<
 
 const rootOutput = ({ event }: { event: { output?: unknown } }) => event.output;
 
+/**
+ * Any name, as far as XState's own types see guards and actions: `createMachine`'s checks
+ * (target-checks.ts) hold each name to what the setup implements, in one sentence naming the
+ * nearest, where XState's refusal would be a page about its guard and action types. XState's
+ * types must let the name through for the config to be inferred as written and checked at all.
+ */
+type AnyName = Record<string, undefined>;
+
 /** XState's setup, typed for the tool (what `toolSetup` builds on). */
 type BaseSetup<
   TContext extends MachineContext,
@@ -117,19 +125,22 @@ type BaseSetup<
 >;
 
 /** What `toolSetup` returns: XState's setup, with `ask`, a checked `createMachine`, and `defineTool`. */
-export type ToolSetup<S extends MachineSetup, TQuestions, TInput, TEventType extends string> = Omit<
-  S,
-  'createMachine'
-> & {
+export type ToolSetup<
+  S extends MachineSetup,
+  TQuestions,
+  TInput,
+  TEventType extends string,
+  TNames extends Names = Names,
+> = Omit<S, 'createMachine'> & {
   /** One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`. */
-  ask: AskBuilders<S, TQuestions>;
+  ask: AskBuilders<S, TQuestions, TNames>;
   /**
    * XState's `createMachine`, with targets, event names and question states checked, each
    * question state given its declared question, and the root `output` supplied (the final
    * state's output becomes the tool result) unless the config gives one.
    */
   createMachine<const TConfig extends ConfigOf<S>>(
-    config: CheckedConfig<TConfig, ConfigOf<S>, TEventType, AnswersNeeded<TQuestions>>,
+    config: CheckedConfig<TConfig, ConfigOf<S>, TEventType, AnswersNeeded<TQuestions>, TNames>,
   ): ReturnType<S['createMachine']>;
   /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
   defineTool(
@@ -158,14 +169,15 @@ export function toolSetup<
     TContext,
     AnswerEventsOf<TQuestions> | TEvent,
     TActors,
-    TActions,
-    TGuards,
+    TActions & AnyName,
+    TGuards & AnyName,
     TDelay,
     ArgumentsOf<TInputSchema>
   >,
   TQuestions,
   ArgumentsOf<TInputSchema>,
-  (AnswerEventsOf<TQuestions> | TEvent)['type']
+  (AnswerEventsOf<TQuestions> | TEvent)['type'],
+  { guards: keyof TGuards & string; actions: keyof TActions & string }
 > {
   const { inputSchema, outputSchema, questions, ...rest } = spec;
   const base = setup(rest as Parameters<typeof setup>[0]);

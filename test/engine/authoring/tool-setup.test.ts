@@ -74,6 +74,19 @@ describe('toolSetup', () => {
       }
     });
 
+    it('reports a misspelled guard or action in a plain state in one short sentence naming the nearest', () => {
+      const nameLines = marked.filter((line) => /misspelled (guard|action) in a plain/.test(lines[line - 1]!));
+      expect(nameLines).to.have.length(2);
+      for (const line of nameLines) {
+        const [error, ...others] = diagnostics.filter((d) => d.line === line);
+        expect(others, `line ${line + 1}`).to.be.empty;
+        expect(error!.text.length, `line ${line + 1}: ${error!.text}`).to.be.at.most(160);
+        expect(error!.text, `line ${line + 1}`).to.match(
+          /'"no (guard 'confirmd': did you mean 'confirmed'|action 'bok': did you mean 'book')\?"'\.$/,
+        );
+      }
+    });
+
     it("reports a plain question state's wrong key, missing tag or missing answer in one short sentence", () => {
       const questionLines = marked.filter((line) =>
         /question key in a plain|without the baton.input tag|does not handle a decline/.test(lines[line - 1]!),

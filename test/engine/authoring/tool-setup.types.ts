@@ -71,6 +71,11 @@ export function misspellings() {
   });
   // @ts-expect-error a misspelled question key
   ask.justifcation({ onAccept: 'a', onDecline: 'b' });
+  ask.confirm({
+    // @ts-expect-error a misspelled guard in an answer handler
+    onAccept: [{ guard: 'confirmd', target: 'b' }, { target: 'b' }],
+    onDecline: 'b',
+  });
   expenseSetup.createMachine({
     initial: 'a',
     // @ts-expect-error a misspelled argument
@@ -260,6 +265,7 @@ export function plainActionTypo() {
   });
   booking.createMachine({
     initial: 'asking',
+    context: {},
     states: {
       asking: {
         tags: ['baton.input'],
