@@ -192,7 +192,8 @@ describe('a project made with baton new --project from the packed package', func
 
   it('npx baton diagram hello draws the project tool', async () => {
     const { stdout } = await npx(['diagram', 'hello']);
-    expect(stdout.startsWith('stateDiagram-v2\n')).to.equal(true);
+    // Mermaid frontmatter (the ELK layout) first, then the diagram.
+    expect(stdout).to.match(/^---\nconfig:\n {2}layout: elk\n---\nstateDiagram-v2\n/);
     expect(stdout).to.include('askName');
   });
 
