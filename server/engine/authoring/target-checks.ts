@@ -66,7 +66,9 @@ type CheckName<Kind extends string, X, TNames extends string> = X extends string
     : X extends TNames
       ? X
       : NameError<Kind, X, TNames>
-  : X;
+  : X extends { type: string }
+    ? { [P in keyof X]: P extends 'type' ? CheckName<Kind, X[P], TNames> : X[P] }
+    : X;
 type CheckActions<A, T extends Targets> = A extends readonly unknown[]
   ? { [I in keyof A]: CheckName<'action', A[I], T['actions']> }
   : CheckName<'action', A, T['actions']>;

@@ -273,7 +273,8 @@ export function plainActionTypo() {
         on: {
           // @ts-expect-error a misspelled action in a plain question state
           'answer.confirm.accept': { target: 'booked', actions: 'bok' },
-          'answer.confirm.decline': 'booked',
+          // @ts-expect-error a misspelled action, as an object
+          'answer.confirm.decline': { target: 'booked', actions: { type: 'bok' } },
           'answer.confirm.cancel': 'booked',
         },
       },
