@@ -26,6 +26,8 @@ import {
 import { catalogueScopes } from './protocol/index.js';
 import { ConfigurationError } from './engine/index.js';
 import { docsRouter } from './http/docs-routes.js';
+import { consoleRouter } from './http/console-routes.js';
+import { operatorAccess } from './http/operator-access.js';
 
 export type { TaskOptions } from './create-mcp-service.js';
 
@@ -72,6 +74,22 @@ export interface BatonOptions extends Omit<McpServiceOptions, 'docs'> {
    * credentials, so a page can never spend a user's token unasked.
    */
   tryItSendsToken?: boolean;
+  /**
+   * The operator's console at GET /console (docs/console.md): every principal's tasks, their
+   * diagrams, the stuck ones, cancel. Off by default; `true` or options turn it on. It answers
+   * operators only (404 to anyone else): OAuth tokens with `operatorScope`, the principals in
+   * `operators`, or, without `authenticate`, loopback callers when `loopback` is set (`baton dev`).
+   */
+  console?: boolean | ConsoleOptions;
+}
+
+export interface ConsoleOptions {
+  /** The OAuth scope that makes a token an operator's (`baton:operator`). */
+  operatorScope?: string | undefined;
+  /** Principal ids that are operators: `token:<name>` for a static token, `<iss>|<sub>` for OAuth. */
+  operators?: string[] | undefined;
+  /** Without `authenticate`: callers on loopback are operators. Only for development (`baton dev`). */
+  loopback?: boolean | undefined;
 }
 
 /** The service (create-mcp-service.ts) served over HTTP; `close` leaves the HTTP server to the caller. */
@@ -103,6 +121,7 @@ export function createServer(options: BatonOptions): BatonServer {
   const host = options.host ?? '127.0.0.1';
   const originPolicy = options.originPolicy ?? (isLoopbackHost(host) ? { allowedHosts: LOOPBACK_HOSTS } : {});
   const path = options.path ?? '/mcp';
+  const operatorConsole = options.console ? consoleRoutes(options, service, authenticate) : [];
   const app = createHttpApp({
     dispatcher,
     logger,
@@ -128,6 +147,7 @@ export function createServer(options: BatonOptions): BatonServer {
             }),
           ]
         : []),
+      ...operatorConsole,
       ...(options.routers ?? []),
     ],
     ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}),
@@ -155,4 +175,32 @@ export function createServer(options: BatonOptions): BatonServer {
       });
     },
   };
+}
+
+/** The console's router, answering the operators `options.console` names. */
+function consoleRoutes(options: BatonOptions, service: McpService, authenticate: Authenticate | undefined): Router[] {
+  const settings = options.console === true ? {} : options.console || {};
+  if (!authenticate && !settings.loopback) {
+    throw new ConfigurationError(
+      'The console answers operators only, and without authentication nobody is one: set BATON_TOKENS with BATON_OPERATORS, or BATON_AUTH_SERVERS (tokens with the baton:operator scope). `baton dev` lets callers on loopback in.',
+    );
+  }
+  const access = operatorAccess({
+    authenticate,
+    operatorScope: settings.operatorScope,
+    operators: settings.operators,
+    loopback: settings.loopback,
+  });
+  return [
+    consoleRouter({
+      tasks: service.tasks?.operator,
+      // Read per request: under `baton dev` the diagrams follow each reload.
+      tools: () => service.registry.list(),
+      versionOf: (machine) => service.engine.versionOf(machine),
+      access,
+      keyRing: options.keyRing,
+      logger: service.logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+    }),
+  ];
 }

@@ -74,7 +74,12 @@ export class OperatorTasks {
    * quiet for long enough is read, oldest changes last, so a busy store costs what its quiet part does.
    */
   async stuck(
-    options: { thresholds?: Partial<StuckThresholds>; tool?: string; limit?: number; cursor?: string } = {},
+    options: {
+      thresholds?: Partial<StuckThresholds> | undefined;
+      tool?: string | undefined;
+      limit?: number | undefined;
+      cursor?: string | undefined;
+    } = {},
   ): Promise<StuckPage> {
     const thresholds = { ...DEFAULT_STUCK_THRESHOLDS, ...options.thresholds };
     const now = this.#clock();

@@ -1,0 +1,125 @@
+/**
+ * One task's page (`GET /console/tasks/<id>`): its facts, its tool's diagram with the state it is
+ * in highlighted (drawn in the browser by the docs site's Mermaid and ELK, assets/console.js), its
+ * questions by key with when each was asked and answered (never the answers), its timers, its
+ * result or error, and a cancel button while it is live. The cancel form carries a token bound to
+ * the operator and the task (console-csrf.ts).
+ */
+import type { TaskDetail } from '../engine/index.js';
+import { isTerminalStatus } from '../engine/index.js';
+import { consoleHref, consolePage, escapeHtml, statusBadge, timeAgo } from './console-page.js';
+import { stateCell } from './task-list-page.js';
+import type { TaskDiagram } from './task-diagram.js';
+
+export interface TaskPageView {
+  base: string;
+  now: number;
+  task: TaskDetail;
+  /** Undefined when this instance does not serve the task's tool. */
+  diagram?: TaskDiagram | undefined;
+  /** Whether the diagram is of another version of the tool than the task runs. */
+  otherVersion?: boolean;
+  /** The cancel form's token; no form without one. */
+  csrf?: string | undefined;
+  /** What the last action did (`?cancel=` after a cancel). */
+  notice?: string | undefined;
+}
+
+const CANCEL_NOTICES: Record<string, string> = {
+  cancelled: 'The task was cancelled.',
+  requested: 'Cancel requested: the step running it is being stopped, wherever it runs.',
+  terminal: 'The task had already finished: nothing was cancelled.',
+};
+
+function facts(view: TaskPageView): string {
+  const { task, now } = view;
+  const none = '<span class="muted">–</span>';
+  const rows: Array<[string, string]> = [
+    [
+      'Status',
+      `${statusBadge(task.status)}${task.cancelRequested ? ' <span class="reason">cancel requested</span>' : ''}`,
+    ],
+    ['Status message', task.statusMessage ? escapeHtml(task.statusMessage) : none],
+    ['State', stateCell(task)],
+    ['Phase', escapeHtml(task.phase)],
+    ['Tool', `${escapeHtml(task.tool)} <span class="muted">version ${escapeHtml(task.version)}</span>`],
+    ['Created', timeAgo(task.createdAt, now)],
+    ['Last change', timeAgo(task.lastUpdatedAt, now)],
+    ['Expires', timeAgo(task.expiresAt, now)],
+    [
+      'Running job',
+      task.runningJob ? `<code>${escapeHtml(task.runningJob)}</code>${task.claimed ? ' (claimed)' : ''}` : none,
+    ],
+    ['Trace', task.traceId ? `<code>${escapeHtml(task.traceId)}</code>` : none],
+    ['Principal', `<code>${escapeHtml(task.principal)}</code> <span class="muted">(digest)</span>`],
+  ];
+  return `<table class="facts">${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('\n')}</table>`;
+}
+
+function questions(view: TaskPageView): string {
+  const { task, now } = view;
+  if (task.questions.length === 0) return '';
+  const rows = task.questions
+    .map(
+      (
+        q,
+      ) => `<tr data-question="${escapeHtml(q.key)}"><td><code>${escapeHtml(q.key)}</code></td><td>${escapeHtml(q.questionKey)}</td>
+<td>${q.askedAt === undefined ? '<span class="muted">–</span>' : timeAgo(q.askedAt, now)}</td>
+<td>${q.answered ? (q.answeredAt === undefined ? 'answered' : `answered ${timeAgo(q.answeredAt, now)}`) : 'waiting'}</td></tr>`,
+    )
+    .join('\n');
+  return `<h2>Questions</h2>
+<p class="muted">By key; what was answered is never shown.</p>
+<table><thead><tr><th>Key</th><th>Question</th><th>Asked</th><th>Answer</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function timers(view: TaskPageView): string {
+  if (view.task.timers.length === 0) return '';
+  const rows = view.task.timers
+    .map((t) => `<tr><td><code>${escapeHtml(t.id)}</code></td><td>${timeAgo(t.dueAt, view.now)}</td></tr>`)
+    .join('\n');
+  return `<h2>Timers</h2><table><thead><tr><th>Timer</th><th>Due</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function outcome(task: TaskDetail): string {
+  if (task.error) {
+    return `<h2>Error</h2><pre class="code"><code>${escapeHtml(JSON.stringify(task.error, null, 2))}</code></pre>`;
+  }
+  if (task.result) {
+    return `<h2>Result</h2><pre class="code"><code>${escapeHtml(JSON.stringify(task.result, null, 2))}</code></pre>`;
+  }
+  return '';
+}
+
+function diagram(view: TaskPageView): string {
+  if (!view.diagram)
+    return `<p class="muted">This server does not serve ${escapeHtml(view.task.tool)}: no diagram.</p>`;
+  const note = view.otherVersion
+    ? `<p class="muted">The task runs version ${escapeHtml(view.task.version)}; the diagram is of the version served now.</p>`
+    : '';
+  const { source, current, around } = view.diagram;
+  return `<h2>Where it is</h2>${note}
+<div class="diagram console-diagram" data-diagram="state" data-rendered="pending" data-current="${escapeHtml(current.join(' '))}" data-around="${escapeHtml(around.join(' '))}"><pre class="mermaid-source">${escapeHtml(source)}</pre></div>`;
+}
+
+export function taskPage(view: TaskPageView): string {
+  const { base, task } = view;
+  const action = consoleHref(base, `/tasks/${encodeURIComponent(task.taskId)}/cancel`);
+  const cancel =
+    view.csrf && !isTerminalStatus(task.status)
+      ? `<form class="cancel" method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}"><button type="submit">Cancel this task</button></form>`
+      : '';
+  const notice =
+    view.notice && CANCEL_NOTICES[view.notice] ? `<p class="notice">${CANCEL_NOTICES[view.notice]}</p>` : '';
+  return consolePage({
+    title: `${task.tool} · ${task.taskId}`,
+    base,
+    diagram: view.diagram !== undefined,
+    body: `${notice}${facts(view)}
+${cancel}
+${diagram(view)}
+${questions(view)}
+${timers(view)}
+${outcome(task)}`,
+  });
+}

@@ -1,0 +1,42 @@
+// @ts-check
+/**
+ * The console's task page: draws the tool's state diagram with the docs pages' Mermaid and ELK
+ * (diagram-view.js, loaded before this) and highlights the states the task is in now. The server
+ * names them by Mermaid id in the box's `data-current` (the states) and `data-around` (the
+ * composite states holding them): attributes, never script, so the page's CSP allows no inline
+ * code. Mermaid names a state's SVG group `<diagram>-state-<id>-<n>`.
+ *
+ * Loaded after mermaid.min.js and diagram-view.js. Checked by `tsc -p tsconfig.assets.json`.
+ */
+/* global batonDiagrams */
+(async () => {
+  'use strict';
+  const boxes = /** @type {HTMLElement[]} */ (Array.from(document.querySelectorAll('.console-diagram')));
+  for (const [index, box] of boxes.entries()) {
+    const source = box.querySelector('pre.mermaid-source')?.textContent ?? '';
+    const ids = (/** @type {string} */ name) => (box.dataset[name] ?? '').split(' ').filter(Boolean);
+    const current = new Set(ids('current'));
+    const around = new Set(ids('around'));
+    const view = await batonDiagrams.draw(box, `console-diagram-${index}`, source, {
+      zoom: true,
+      name: 'State diagram',
+    });
+    /** @type {Element | undefined} */
+    let first;
+    const marked = [];
+    for (const group of box.querySelectorAll('g[id]')) {
+      const id = /-state-(.+)-\d+$/.exec(group.id)?.[1];
+      if (id === undefined) continue;
+      if (current.has(id)) {
+        group.classList.add('console-current');
+        marked.push(id);
+        first ??= group;
+      } else if (around.has(id)) {
+        group.classList.add('console-around');
+      }
+    }
+    box.dataset.highlighted = [...new Set(marked)].sort().join(' ');
+    if (view && !(view instanceof SVGSVGElement) && first) view.reveal(first);
+  }
+  document.documentElement.dataset.diagrams = 'done';
+})();

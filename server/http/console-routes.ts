@@ -1,0 +1,226 @@
+/**
+ * `GET /console`: the operator's console (docs/console.md): the task list, a task's page with its
+ * diagram, the stuck view, and cancel. Every route first asks who is there (operator-access.ts)
+ * and answers anyone but an operator exactly as an unknown path (404), assets included. The pages
+ * get the docs pages' policy (scripts only from this server, nothing framed), forms may post only
+ * here, and a cancel must come from this very origin (Origin, Sec-Fetch-Site) with the page's
+ * token (console-csrf.ts). The page code is loaded on the first console request, so a server that
+ * is never asked for its console starts and answers as one without it.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { AnyStateMachine } from 'xstate';
+import {
+  DEFAULT_STUCK_THRESHOLDS,
+  TaskQueryError,
+  type KeyRing,
+  type Logger,
+  type OperatorTasks,
+  type ToolDefinition,
+} from '../engine/index.js';
+import type { TaskStatus } from '../engine/tasks/index.js';
+import type { Principal } from '../protocol/index.js';
+import { ConsoleCsrf } from './console-csrf.js';
+import { diagramAssetRoutes } from './console-diagram-assets.js';
+import type { OperatorCheck } from './operator-access.js';
+import { readBody } from './read-body.js';
+
+export interface ConsoleRoutesOptions {
+  /** Every principal's tasks (TaskManager.operator); undefined when no served tool runs as a task. */
+  tasks: OperatorTasks | undefined;
+  /** The tools served now (a function: `baton dev` reloads them), for diagrams and the tool filter. */
+  tools: () => ToolDefinition[];
+  versionOf: (machine: AnyStateMachine) => string;
+  access: OperatorCheck;
+  keyRing: KeyRing;
+  logger: Logger;
+  /** Where the console is mounted (`/console`). */
+  base?: string;
+  clock?: () => number;
+}
+
+const POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  // Mermaid draws with inline <style> in its SVG.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const STATUSES = new Set<string>(['working', 'input_required', 'completed', 'cancelled', 'failed']);
+const MAX_FORM_BYTES = 4096;
+
+/** A query parameter as one short string, or undefined. */
+function param(ctx: Context, name: string, maxLength = 200): string | undefined {
+  const value = ctx.query[name];
+  return typeof value === 'string' && value.length > 0 && value.length <= maxLength ? value : undefined;
+}
+
+function minutes(ctx: Context, name: string, fallbackMs: number): number {
+  const value = Number(param(ctx, name, 6));
+  return Number.isSafeInteger(value) && value >= 1 && value <= 100_000 ? value : Math.round(fallbackMs / 60_000);
+}
+
+function sendPage(ctx: Context, html: string): void {
+  ctx.set('Content-Security-Policy', POLICY);
+  ctx.set('X-Content-Type-Options', 'nosniff');
+  ctx.set('X-Frame-Options', 'DENY');
+  ctx.set('Referrer-Policy', 'no-referrer');
+  // What operators see of every caller's tasks is kept by no cache.
+  ctx.set('Cache-Control', 'no-store');
+  ctx.type = 'html';
+  ctx.body = html;
+}
+
+function refuse(ctx: Context, status: number, text: string): void {
+  ctx.status = status;
+  ctx.type = 'text';
+  ctx.body = text;
+}
+
+/** Whether a POST comes from a page of this very origin (not merely an allowed one). */
+function sameOrigin(ctx: Context): boolean {
+  const site = ctx.get('sec-fetch-site');
+  if (site && site !== 'same-origin') return false;
+  const origin = ctx.get('origin');
+  if (!origin) return false;
+  try {
+    return new URL(origin).host.toLowerCase() === ctx.get('host').toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+export function consoleRouter(options: ConsoleRoutesOptions): Router {
+  const base = (options.base ?? '/console').replace(/\/$/, '');
+  const clock = options.clock ?? Date.now;
+  const csrf = new ConsoleCsrf(options.keyRing, clock);
+  const router = new Router();
+  let pages: Promise<typeof import('../console/index.js')> | undefined;
+  const load = () => (pages ??= import('../console/index.js'));
+  let style: Promise<string> | undefined;
+
+  // Anyone but an operator gets what an unknown path gets: Koa's 404, nothing set, nothing said.
+  const guard: Middleware = async (ctx, next) => {
+    const operator = await options.access(ctx);
+    if (!operator) return;
+    ctx.state.operator = operator;
+    await next();
+  };
+  const operatorOf = (ctx: Context) => ctx.state.operator as Principal;
+  const toolNamed = (name: string) => options.tools().find((tool) => tool.name === name);
+
+  router.get(base, guard, async (ctx) => {
+    const { taskListPage, CHANGED_FILTERS } = await load();
+    const status = param(ctx, 'status');
+    const tool = param(ctx, 'tool');
+    const changedKey = param(ctx, 'changed');
+    const changed = changedKey !== undefined ? CHANGED_FILTERS[changedKey] : undefined;
+    const cursor = param(ctx, 'cursor', 100);
+    const now = clock();
+    const filters = {
+      status: status && STATUSES.has(status) ? status : undefined,
+      tool,
+      changed: changed && changedKey,
+    };
+    let page;
+    try {
+      page = (await options.tasks?.list({
+        status: filters.status ? [filters.status as TaskStatus] : undefined,
+        tool,
+        changedAfter: changed?.within === undefined ? undefined : now - changed.within,
+        changedBefore: changed?.olderThan === undefined ? undefined : now - changed.olderThan,
+        cursor,
+      })) ?? { tasks: [] };
+    } catch (error) {
+      if (error instanceof TaskQueryError) return refuse(ctx, 400, 'That page of the list does not exist.');
+      throw error;
+    }
+    sendPage(
+      ctx,
+      taskListPage({
+        base,
+        now,
+        tasks: page.tasks,
+        tools: options.tools().map((t) => t.name),
+        filters,
+        cursor: page.cursor,
+        first: cursor === undefined,
+        note: options.tasks ? undefined : 'No tool this server serves runs as a task: there are no tasks to show.',
+      }),
+    );
+  });
+
+  router.get(`${base}/stuck`, guard, async (ctx) => {
+    const { stuckPage } = await load();
+    const shown = {
+      unchanged: minutes(ctx, 'unchanged', DEFAULT_STUCK_THRESHOLDS.unchangedMs),
+      running: minutes(ctx, 'running', DEFAULT_STUCK_THRESHOLDS.runningMs),
+    };
+    const thresholds = { unchangedMs: shown.unchanged * 60_000, runningMs: shown.running * 60_000 };
+    let page;
+    try {
+      page = (await options.tasks?.stuck({ thresholds, cursor: param(ctx, 'cursor', 100) })) ?? { tasks: [] };
+    } catch (error) {
+      if (error instanceof TaskQueryError) return refuse(ctx, 400, 'That page of the list does not exist.');
+      throw error;
+    }
+    sendPage(ctx, stuckPage({ base, now: clock(), tasks: page.tasks, minutes: shown, cursor: page.cursor }));
+  });
+
+  router.get(`${base}/tasks/:id`, guard, async (ctx, next) => {
+    const task = await options.tasks?.show(ctx.params.id!);
+    if (!task) return next(); // 404
+    const { taskPage, taskDiagram } = await load();
+    const tool = toolNamed(task.tool);
+    sendPage(
+      ctx,
+      taskPage({
+        base,
+        now: clock(),
+        task,
+        diagram: tool && taskDiagram(tool, task.states),
+        otherVersion: tool !== undefined && options.versionOf(tool.machine) !== task.version,
+        csrf: csrf.token(operatorOf(ctx).id, 'cancel', task.taskId),
+        notice: param(ctx, 'cancel', 20),
+      }),
+    );
+  });
+
+  router.post(`${base}/tasks/:id/cancel`, guard, async (ctx, next) => {
+    const taskId = ctx.params.id!;
+    if (!sameOrigin(ctx)) return refuse(ctx, 403, 'Forbidden: the console takes actions from its own pages only.');
+    if (!ctx.is('application/x-www-form-urlencoded')) return refuse(ctx, 415, 'Send the console page’s form.');
+    let form: URLSearchParams;
+    try {
+      form = new URLSearchParams(await readBody(ctx.req, MAX_FORM_BYTES, 10_000));
+    } catch {
+      return refuse(ctx, 400, 'The form could not be read.');
+    }
+    const operator = operatorOf(ctx);
+    if (!csrf.check(form.get('csrf'), operator.id, 'cancel', taskId)) {
+      return refuse(ctx, 403, 'Forbidden: reload the task’s page and try again.');
+    }
+    const outcome = (await options.tasks?.cancel(taskId)) ?? 'missing';
+    if (outcome === 'missing') return next(); // 404
+    options.logger.info('console_task_cancelled', { taskId, operator: operator.id, outcome });
+    ctx.status = 303;
+    ctx.redirect(`${base}/tasks/${encodeURIComponent(taskId)}?cancel=${outcome}`);
+  });
+
+  router.get(`${base}/assets/console.css`, guard, async (ctx) => {
+    style ??= Promise.all([import('../docs-site/index.js'), load()]).then(
+      ([docs, console]) => docs.DOCS_STYLE + console.CONSOLE_STYLE,
+    );
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    ctx.set('Cache-Control', 'private, max-age=3600');
+    ctx.type = 'text/css';
+    ctx.body = await style;
+  });
+  diagramAssetRoutes(router, { base, guard, scripts: ['console.js'], what: 'The console' });
+  return router;
+}
