@@ -4,7 +4,7 @@
  * or left for a worker of a build that knows it, then failed; never on another version's machine.
  */
 import { expect } from 'chai';
-import { createActor } from 'xstate';
+import { createActor, type AnyStateMachine } from 'xstate';
 import {
   FlowEngine,
   MemoryTaskStore,
@@ -26,7 +26,7 @@ const OWNER = 'alice';
 const WAIT_MS = 60_000;
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
-function surveyTask(machine = surveyV1Machine, versions?: EarlierVersion[]): ToolDefinition {
+function surveyTask(machine: AnyStateMachine = surveyV1Machine, versions?: EarlierVersion[]): ToolDefinition {
   return defineTool({
     name: 'survey',
     description: 'Asks a name, then a colour (v2: a nickname between).',
