@@ -17,6 +17,7 @@ import {
 import { checkSingleUseGuard, openHostWarning, securityOptions } from './cli/security-options.js';
 import { singleUseWarning } from './cli/single-use-warning.js';
 import { taskOptions } from './cli/task-options.js';
+import { consoleOption } from './cli/console-options.js';
 import { createServer, type BatonOptions, type BatonServer } from './create-server.js';
 import { definedFields, stderrLogger, type KeyRing, type Logger } from './engine/index.js';
 import { applyV8Settings, appliedV8Settings } from './v8-settings.js';
@@ -93,9 +94,14 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
   const tasks = options.tasks
     ? { tasks: options.tasks }
     : taskOptions(config, options.tools, () => warn('tasks_in_memory', TASKS_IN_MEMORY_WARNING));
+  const operatorConsole = consoleOption(config.console, {
+    tokens: Boolean(config.tokens),
+    oauth: Boolean(config.oauth),
+  });
   const baton = createServer({
     ...security,
     ...tasks,
+    ...operatorConsole,
     ...definedFields(given),
     tools: options.tools,
     keyRing,

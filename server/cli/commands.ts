@@ -89,6 +89,7 @@ export const COMMANDS = [
         tools: TOOLS,
         conformance: CONFORMANCE,
         workers: { type: 'string', value: 'N', description: 'fork N worker processes sharing the port (node:cluster)' },
+        console: { type: 'boolean', description: "the operators' console at /console (or BATON_CONSOLE=1)" },
       },
     },
     async (values) => (await import('./serve-command.js')).serveCommand(values),

@@ -7,6 +7,7 @@ import { ConfigurationError, definedFields, KeyRing, parseKeyRing, type XStatePa
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
 import { tracesAsked, type TelemetrySettings } from './telemetry-sdk.js';
 import { limitsFromEnvironment, type LimitOptions } from './limit-options.js';
+import { consoleFromEnvironment, type ConsoleSettings } from './console-options.js';
 
 export interface EnvironmentConfig {
   port: number;
@@ -55,6 +56,8 @@ export interface EnvironmentConfig {
   telemetry: TelemetrySettings;
   /** Budgets and quotas per caller and per instance (limit-options.ts). */
   perCallerLimits: LimitOptions;
+  /** The operator's console (console-options.ts): BATON_CONSOLE, BATON_OPERATORS, BATON_OPERATOR_SCOPE. */
+  console: ConsoleSettings;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -159,6 +162,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
   if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
     throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
   }
+  const tokens = env.BATON_TOKENS ? parseStaticTokens(env.BATON_TOKENS) : undefined;
   return {
     port,
     host,
@@ -166,7 +170,8 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     devKey,
     publicUrl,
     ...(env.BATON_REDIS_URL ? { redisUrl: env.BATON_REDIS_URL } : {}),
-    ...(env.BATON_TOKENS ? { tokens: parseStaticTokens(env.BATON_TOKENS) } : {}),
+    ...(tokens ? { tokens } : {}),
+    console: consoleFromEnvironment(env, tokens),
     ...definedFields({ oauth: oauthFrom(env, publicUrl) }),
     authorizationServers: (env.BATON_AUTH_SERVERS || publicUrl)
       .split(',')

@@ -70,6 +70,8 @@ function failureBanner(changed: string, error: unknown, root: string): string {
 
 export async function devCommand(options: DevCommandOptions): Promise<number> {
   const config = configFromEnvironment();
+  // The console is always there in development; without tokens, for callers on loopback.
+  config.console = { ...config.console, enabled: true, loopback: true };
   const source = findToolsSource(options.tools);
   const notice = examplesNotice(source);
   if (notice) process.stderr.write(`${notice}\n`);

@@ -17,10 +17,13 @@ export interface ServeCommandOptions {
   tools?: string;
   conformance?: boolean;
   workers?: string;
+  /** The operator's console at /console (or BATON_CONSOLE=1). */
+  console?: boolean;
 }
 
 export async function serveCommand(options: ServeCommandOptions): Promise<number> {
   const config = configFromEnvironment();
+  if (options.console) config.console = { ...config.console, enabled: true };
   const source = findToolsSource(options.tools);
   const workers = workerCount(options.workers);
   const notice = examplesNotice(source);

@@ -5,8 +5,8 @@
  * escaped, a cancel from another origin or without the page's token is refused.
  */
 import { expect } from 'chai';
-import { MemoryTaskStore, type Authenticate } from '../../server/engine/index.js';
-import { AuthenticationError, staticBearerTokens } from '../../server/http/index.js';
+import { MemoryTaskStore } from '../../server/engine/index.js';
+import { AuthenticationError, staticBearerTokens, type Authenticate } from '../../server/http/index.js';
 import { createServer } from '../../server/create-server.js';
 import { taskDiagram } from '../../server/console/index.js';
 import { countingShipRelease } from '../helpers/counting-ship-release.js';
