@@ -213,6 +213,16 @@ describe('Try it panel in a real browser', function () {
     await page.screenshot({ path: '.artifacts/try-it-provision-database.png', fullPage: true });
   });
 
+  it('sends a decline of one of two parallel questions at once, without waiting for the other', async () => {
+    await openTool(page, server.origin, 'provision-database');
+    await page.click('.try-it-arguments button[type="submit"]');
+    expect(await reach(page, 'asking', 1)).to.deep.equal(['s_collect_region_asking', 's_collect_size_asking']);
+    await page.click('.try-it-question[data-key="size"] button[data-action="decline"]');
+    const end = await result(page);
+    expect(end.text).to.include('cancelled: nothing was created');
+    expect(calls[1]!.body.params.inputResponses).to.deep.equal({ size: { action: 'decline' } });
+  });
+
   it('ends release cleanly on a decline, and Restart starts over with the arguments', async () => {
     await openTool(page, server.origin, 'release');
     await page.fill('.try-it-arguments input[name="service"]', 'search');

@@ -235,7 +235,11 @@
     const cards = requests.map(([key, request]) =>
       question(key, request, (response) => {
         answers[key] = response;
-        if (Object.keys(answers).length < requests.length) return;
+        // A decline or a cancel goes at once: it is an answer of its own (often the end of the
+        // flow), and a question left unanswered is simply asked again (spec: a missing answer
+        // means ask again), so the reader is never made to fill in a form they refused.
+        const refused = /** @type {{ action?: unknown }} */ (response)?.action;
+        if (refused !== 'decline' && refused !== 'cancel' && Object.keys(answers).length < requests.length) return;
         /** @type {TryItCall} */
         const next = { name: params.name, arguments: params.arguments, inputResponses: answers };
         // Echoed exactly as received: the page never reads or changes the sealed state.
