@@ -50,7 +50,8 @@ describe('baton export --json', () => {
     expect(Object.keys(createMachine(json).root.states)).to.deep.equal(Object.keys(releaseMachine.root.states));
     const reading = readMachine(releaseMachine, parsedMachine(text, 'release', 'json'));
     expect(reading.gaps).to.deep.equal([]);
-    expect([reading.recovered, reading.questionsRecovered]).to.deep.equal([7, 2]);
+    expect([reading.recovered, reading.questionsRecovered]).to.deep.equal([reading.states, reading.questions]);
+    expect(reading.questions).to.be.greaterThan(1);
   });
 
   it('writes a JSON machine back as the JSON it was built from', function () {
