@@ -29,7 +29,7 @@ export function consolePage(options: ConsolePageOptions): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${escapeHtml(options.title)} · Baton console</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${base}/assets/console.css">

@@ -5,8 +5,9 @@ main { max-width: 90rem; }
 form.filters { display: flex; flex-wrap: wrap; gap: 0.6rem; align-items: end; margin: 0.5rem 0 1rem; }
 form.filters label { display: flex; flex-direction: column; font-size: 0.85em; color: #57606a; }
 form.filters select, form.filters input, form.filters button { font: inherit; padding: 0.15rem 0.4rem; }
+div.wide { overflow-x: auto; }
 table.tasks td, table.tasks th { white-space: nowrap; }
-table.tasks td.message { white-space: normal; max-width: 28rem; overflow-wrap: anywhere; }
+table.tasks td.message { white-space: normal; min-width: 14rem; max-width: 28rem; overflow-wrap: anywhere; }
 table.facts th { background: #f6f8fa; width: 11rem; }
 .status { border-radius: 1em; padding: 0 0.55em; font-size: 0.85em; border: 1px solid; white-space: nowrap; }
 .status-working { color: #0550ae; border-color: #54aeff; background: #ddf4ff; }

@@ -38,7 +38,7 @@ export function stuckPage(view: StuckView): string {
     .join('\n');
   const table =
     view.tasks.length > 0
-      ? `<table class="tasks"><thead><tr>${TASK_HEADER}<th>Why</th></tr></thead><tbody>\n${rows}\n</tbody></table>`
+      ? `<div class="wide"><table class="tasks"><thead><tr>${TASK_HEADER}<th>Why</th></tr></thead><tbody>\n${rows}\n</tbody></table></div>`
       : `<p class="muted">No stuck task${view.cursor ? ' on this page; there may be more on the next' : ''}.</p>`;
   const next = view.cursor
     ? `<div class="pager"><a rel="next" href="${escapeHtml(consoleHref(base, '/stuck', { ...query, cursor: view.cursor }))}">next page →</a></div>`

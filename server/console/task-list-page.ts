@@ -3,7 +3,7 @@
  * a page at a time, filtered by status, tool and time of last change (a plain GET form: no script
  * needed), with a link to each task's page.
  */
-import type { TaskSummary } from '../engine/index.js';
+import { isTerminalStatus, type TaskSummary } from '../engine/index.js';
 import { consoleHref, consolePage, escapeHtml, options, statusBadge, timeAgo } from './console-page.js';
 
 /** The age filter: changed within, or not changed for, an hour, a day, a week. */
@@ -43,6 +43,11 @@ export function stateCell(task: TaskSummary): string {
   return task.states.map((state) => `<code>${escapeHtml(state)}</code>`).join(' ');
 }
 
+/** A cancel asked of a task still running; once it has ended, its status says it all. */
+export function cancelRequested(task: TaskSummary): boolean {
+  return task.cancelRequested && !isTerminalStatus(task.status);
+}
+
 export function taskRow(base: string, task: TaskSummary, now: number, extra = ''): string {
   const href = consoleHref(base, `/tasks/${encodeURIComponent(task.taskId)}`);
   return `<tr data-task="${escapeHtml(task.taskId)}" data-status="${escapeHtml(task.status)}">
@@ -50,7 +55,7 @@ export function taskRow(base: string, task: TaskSummary, now: number, extra = ''
 <td>${escapeHtml(task.tool)}</td>
 <td>${statusBadge(task.status)}</td>
 <td>${stateCell(task)}</td>
-<td>${escapeHtml(task.phase)}${task.cancelRequested ? ' <span class="reason">cancel requested</span>' : ''}</td>
+<td>${escapeHtml(task.phase)}${cancelRequested(task) ? ' <span class="reason">cancel requested</span>' : ''}</td>
 <td>${timeAgo(task.createdAt, now)}</td>
 <td>${timeAgo(task.lastUpdatedAt, now)}</td>
 <td>${task.runningJob ? `<code>${escapeHtml(task.runningJob)}</code>` : '<span class="muted">–</span>'}</td>
@@ -82,7 +87,7 @@ export function taskListPage(view: TaskListView): string {
   const rows = view.tasks.map((task) => taskRow(base, task, view.now)).join('\n');
   const table =
     view.tasks.length > 0
-      ? `<table class="tasks"><thead><tr>${TASK_HEADER}</tr></thead><tbody>\n${rows}\n</tbody></table>`
+      ? `<div class="wide"><table class="tasks"><thead><tr>${TASK_HEADER}</tr></thead><tbody>\n${rows}\n</tbody></table></div>`
       : `<p class="muted">No task${view.cursor ? ' on this page; there may be more on the next' : ''}.</p>`;
   const pager = [
     view.first ? '' : `<a href="${escapeHtml(consoleHref(base, '', { ...filters }))}">← newest</a>`,

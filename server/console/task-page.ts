@@ -8,7 +8,7 @@
 import type { TaskDetail } from '../engine/index.js';
 import { isTerminalStatus } from '../engine/index.js';
 import { consoleHref, consolePage, escapeHtml, statusBadge, timeAgo } from './console-page.js';
-import { stateCell } from './task-list-page.js';
+import { cancelRequested, stateCell } from './task-list-page.js';
 import type { TaskDiagram } from './task-diagram.js';
 
 export interface TaskPageView {
@@ -37,7 +37,7 @@ function facts(view: TaskPageView): string {
   const rows: Array<[string, string]> = [
     [
       'Status',
-      `${statusBadge(task.status)}${task.cancelRequested ? ' <span class="reason">cancel requested</span>' : ''}`,
+      `${statusBadge(task.status)}${cancelRequested(task) ? ' <span class="reason">cancel requested</span>' : ''}`,
     ],
     ['Status message', task.statusMessage ? escapeHtml(task.statusMessage) : none],
     ['State', stateCell(task)],

@@ -69,7 +69,8 @@ function sendPage(ctx: Context, html: string): void {
   ctx.set('Content-Security-Policy', POLICY);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // Not no-referrer: a browser then sends `Origin: null` with the cancel form, which must name this origin.
+  ctx.set('Referrer-Policy', 'same-origin');
   // What operators see of every caller's tasks is kept by no cache.
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'html';

@@ -5,7 +5,7 @@
  * questions by key, the timers by id and due time, the trace by id.
  */
 import type { JsonRpcErrorObject, TaskPhase, TaskRecord, TaskStatus } from './task-record.js';
-import { isTerminal } from './task-record.js';
+import { completedMessage, isTerminal } from './task-record.js';
 
 export interface TaskQuestionSummary {
   /** The wire key (`approve`, `approve.2`): what tasks/update answers. */
@@ -87,7 +87,12 @@ export function summarizeTask(record: Readonly<TaskRecord>): TaskSummary {
     status: record.status,
     phase: record.phase,
     states: terminal ? [] : activeStates((record.snapshot as { value?: unknown } | undefined)?.value),
-    ...(record.statusMessage === undefined ? {} : { statusMessage: record.statusMessage }),
+    // As tasks/get says it: a completed task's message is how it ended, not its last progress.
+    ...(record.status === 'completed'
+      ? { statusMessage: completedMessage(record.result) }
+      : record.statusMessage === undefined
+        ? {}
+        : { statusMessage: record.statusMessage }),
     createdAt: record.createdAt,
     lastUpdatedAt: record.lastUpdatedAt,
     ttlMs: record.ttlMs,
