@@ -297,7 +297,8 @@ export class TaskRunner {
     const { taskId } = run;
     const { persisted: snapshot, timers } = pause;
     const askCounts = { ...record.askCounts };
-    const asked: Record<string, AskedQuestion> = pause.kind === 'asking' ? wireQuestions(record, pause, askCounts) : {};
+    const asked: Record<string, AskedQuestion> =
+      pause.kind === 'asking' ? wireQuestions(record, pause, askCounts, this.#clock()) : {};
     const status = pause.kind === 'asking' ? 'input_required' : 'working';
     let written: TaskRecord | undefined;
     const stored = await this.#o.store.update(taskId, (r) => {
@@ -308,7 +309,18 @@ export class TaskRunner {
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
         status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
-      return (written = { ...base, status, snapshot, version, timers, asked, answers: {}, askCounts, ...waitingFor });
+      return (written = {
+        ...base,
+        status,
+        snapshot,
+        version,
+        timers,
+        asked,
+        answers: {},
+        answeredAt: undefined,
+        askCounts,
+        ...waitingFor,
+      });
     });
     // A run that lost its claim leaves the task, its timers and their jobs to the run that took it.
     if (!written) return;
