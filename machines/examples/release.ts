@@ -1,48 +1,25 @@
 /**
- * release: ship a service version in three steps.
+ * release: ship a service version in three steps, four for a breaking release.
  *
- *   pickWindow (form) -> confirm (form, boolean) -> deploying (invoked promise) -> released
+ *   pickWindow (form) -> [breaking] changelog (form) -> confirm (form, boolean)
+ *     -> deploying (invoked promise) -> released
  *
- * Declining or cancelling either question ends in `cancelled` with a clean result that says
+ * Declining or cancelling any question ends in `cancelled` with a clean result that says
  * nothing was deployed. The confirmation is single-use: presenting its sealed state again (a
  * client retrying after a dropped connection) returns the first run's result and never deploys
  * twice. The deployment itself is the `deploy` actor; tests and real deployments
  * swap it with `releaseMachine.provide({ actors: { deploy } })`.
+ *
+ * This is version 2: the changelog question is new. Version 1 (release.v1.ts) is kept beside it
+ * (`versions`), so a flow version 1 started before the deploy finishes on version 1, asking what
+ * version 1 asks next, instead of starting over (docs/deploy.md).
  */
-import { appendFileSync } from 'node:fs';
-import { setTimeout as delay } from 'node:timers/promises';
-import { assign, fromPromise } from 'xstate';
+import { assign } from 'xstate';
 import { toolSetup } from '../../server/engine/index.js';
+import { exampleDeploy, simulatedDeploy } from './release-deploy.js';
+import { releaseV1Machine } from './release.v1.js';
 
-export interface DeployInput {
-  service: string;
-  version: string;
-  window: string;
-}
-
-/**
- * Stands in for a real deployment API: takes a moment and honours cancellation. With
- * `BATON_DEPLOY_JOURNAL=<file>` it also appends one line per deployment it starts (the id and the
- * process), so an operator or a test can count effects across every instance of a fleet: each
- * line is one `O_APPEND` write, which processes sharing the file cannot interleave.
- */
-export const simulatedDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async ({ input, signal }) => {
-  const deploymentId = deploymentIdOf(input);
-  const journal = process.env.BATON_DEPLOY_JOURNAL;
-  if (journal) appendFileSync(journal, `${deploymentId} ${process.pid}\n`);
-  // Rejects with an AbortError when the round is cancelled.
-  await delay(15, undefined, { signal });
-  return { deploymentId };
-});
-
-function deploymentIdOf(input: DeployInput): string {
-  return `${input.service}@${input.version}#${input.window}`;
-}
-
-/** What the docs' example runs instead of a deployment: the same answer, and no effect. */
-const exampleDeploy = fromPromise<{ deploymentId: string }, DeployInput>(async ({ input }) => ({
-  deploymentId: deploymentIdOf(input),
-}));
+export { simulatedDeploy, type DeployInput } from './release-deploy.js';
 
 const release = toolSetup({
   inputSchema: {
@@ -50,6 +27,7 @@ const release = toolSetup({
     properties: {
       service: { type: 'string', minLength: 1, description: 'Service to release' },
       version: { type: 'string', minLength: 1, description: 'Version to deploy' },
+      breaking: { type: 'boolean', description: 'The release breaks its API: asks for the changelog users must read' },
     },
     required: ['service', 'version'],
     additionalProperties: false,
@@ -64,6 +42,15 @@ const release = toolSetup({
         required: ['window'],
       },
     },
+    changelog: {
+      kind: 'form',
+      message: ({ context }) => `${context.service} ${context.version} breaks its API: what must users know?`,
+      schema: {
+        type: 'object',
+        properties: { changelog: { type: 'string', title: 'Changelog', minLength: 1, maxLength: 2000 } },
+        required: ['changelog'],
+      },
+    },
     confirm: {
       kind: 'form',
       message: ({ context }) => `Deploy ${context.service} ${context.version} (${context.window})?`,
@@ -75,10 +62,18 @@ const release = toolSetup({
     },
   },
   types: {} as {
-    context: { service: string; version: string; window: string | null; deploymentId: string | null };
+    context: {
+      service: string;
+      version: string;
+      breaking?: boolean;
+      window: string | null;
+      changelog: string | null;
+      deploymentId: string | null;
+    };
   },
   actors: { deploy: simulatedDeploy },
   guards: {
+    breaking: ({ context }) => context.breaking === true,
     confirmed: ({ event }) => event.type === 'answer.confirm.accept' && event.content.confirm,
   },
 });
@@ -87,18 +82,30 @@ const release = toolSetup({
 export const releaseMachine = release.createMachine({
   id: 'release',
   initial: 'pickWindow',
-  context: ({ input }) => ({ ...input, window: null, deploymentId: null }),
+  context: ({ input }) => ({ ...input, window: null, changelog: null, deploymentId: null }),
   states: {
     pickWindow: {
       tags: ['baton.input'],
       meta: { 'baton.input': { key: 'window' } },
       on: {
-        'answer.window.accept': {
-          target: 'confirm',
-          actions: assign({ window: ({ event }) => event.content.window }),
-        },
+        'answer.window.accept': [
+          { guard: 'breaking', target: 'changelog', actions: assign({ window: ({ event }) => event.content.window }) },
+          { target: 'confirm', actions: assign({ window: ({ event }) => event.content.window }) },
+        ],
         'answer.window.decline': 'cancelled',
         'answer.window.cancel': 'cancelled',
+      },
+    },
+    changelog: {
+      tags: ['baton.input'],
+      meta: { 'baton.input': { key: 'changelog' } },
+      on: {
+        'answer.changelog.accept': {
+          target: 'confirm',
+          actions: assign({ changelog: ({ event }) => event.content.changelog }),
+        },
+        'answer.changelog.decline': 'cancelled',
+        'answer.changelog.cancel': 'cancelled',
       },
     },
     confirm: {
@@ -130,6 +137,7 @@ export const releaseMachine = release.createMachine({
         version: context.version,
         window: context.window,
         deploymentId: context.deploymentId,
+        ...(context.changelog === null ? {} : { changelog: context.changelog }),
       }),
     },
     cancelled: {
@@ -150,10 +158,21 @@ export const releaseTool = release.defineTool({
   name: 'release',
   title: 'Release a service',
   description:
-    'Deploy a version of a service: asks for a release window, asks for confirmation, then deploys. Declining at any step deploys nothing.',
+    'Deploy a version of a service: asks for a release window, for a breaking release the changelog, asks for confirmation, then deploys. Declining at any step deploys nothing.',
   annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   machine: releaseMachine,
+  // Flows version 1 started finish on it (release.v1.ts).
+  versions: [{ machine: releaseV1Machine, label: 'v1' }],
   exampleArguments: { service: 'billing', version: '2.4.0' },
+  examples: [
+    {
+      title: 'a breaking release asks for its changelog before the confirmation',
+      arguments: { service: 'billing', version: '3.0.0', breaking: true },
+      answers: {
+        changelog: { action: 'accept', content: { changelog: 'Removes the v1 invoices API; use /v2/invoices.' } },
+      },
+    },
+  ],
   // Reading the docs must never deploy.
   exampleActors: { deploy: exampleDeploy },
 });

@@ -300,6 +300,8 @@ describe('baton call', function () {
       await terminal.keys('Enter'); // the example argument, billing
       await terminal.waitFor('Version to deploy');
       await terminal.keys('Enter');
+      await terminal.waitFor('asks for the changelog users must read'); // breaking: optional, no
+      await terminal.keys('Enter');
       await terminal.waitFor('When should billing 2.4.0 go out?');
       await terminal.waitFor('Answer this question?');
       await terminal.keys('Enter');

@@ -51,11 +51,14 @@ describe('doc pages', () => {
         'Input',
         'States',
         'Conversation',
+        // release's one further example (`examples`), after the main one.
+        'Example: a breaking release asks for its changelog before the confirmation',
         'First round on the wire',
         'Declining and cancelling',
       ]);
       expect(page.blocks.filter((b) => b.type === 'diagram').map((b) => b.type === 'diagram' && b.kind)).to.deep.equal([
         'state',
+        'sequence',
         'sequence',
       ]);
     });

@@ -263,7 +263,7 @@ describe('toStateDiagram', () => {
 
     it('styles input states with their own class', () => {
       expect(text).to.match(/classDef input fill:[^\n]+stroke-width:2px/);
-      expect(lines(text)).to.include('class s_pickWindow,s_confirm input');
+      expect(lines(text)).to.include('class s_pickWindow,s_changelog,s_confirm input');
     });
 
     it('labels them with the kind, key and fields they ask, and marks single-use ones', () => {
@@ -318,7 +318,7 @@ describe('toStateDiagram', () => {
 
     it('labels answer edges accept, decline and cancel, merging those that go to the same place', () => {
       expect(lines(text)).to.include.members([
-        's_pickWindow --> s_confirm : accept',
+        's_changelog --> s_confirm : accept',
         's_pickWindow --> s_cancelled : decline / cancel',
         's_confirm --> s_deploying : accept [confirmed]',
       ]);
