@@ -4,8 +4,9 @@
  * answered by the new build with version 1's next question, never its first again, and the flow
  * completes and deploys once; new calls run version 2.
  */
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { defineTool, KeyRing } from '../../server/engine/index.js';
+import { defineTool, FlowEngine, KeyRing } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 import { releaseTool } from '../../machines/examples/release.js';
@@ -100,5 +101,59 @@ describe('release: a state version 1 sealed, answered by the build of version 2'
     expect(asked(confirm)).to.deep.equal(['confirm']);
     const done = await round(v2, args, confirm, { confirm: accept({ confirm: true }) });
     expect(done.structuredContent).to.include({ released: true, changelog: 'Drops the v1 API.' });
+  });
+});
+
+/**
+ * States sealed by the build of commit e622e01 itself (fixtures/e622e01-release-states.json, its
+ * engine and its release), presented to this build's served release: version 1 is kept, so they go
+ * on with version 1's next question and complete.
+ */
+describe('release: states sealed by the build of e622e01, answered by this build', () => {
+  const recorded = JSON.parse(
+    readFileSync(new URL('../engine/fixtures/e622e01-release-states.json', import.meta.url), 'utf8'),
+  ) as {
+    clockMs: number;
+    key: { id: string; fill: number };
+    principal: string;
+    arguments: Record<string, unknown>;
+    asksWindow: { requestState: string };
+    asksConfirm: { requestState: string };
+  };
+  const engine = (tool = releaseTool) => {
+    const flows = new FlowEngine({
+      keyRing: new KeyRing([{ id: recorded.key.id, secret: new Uint8Array(32).fill(recorded.key.fill) }]),
+      clock: () => recorded.clockMs,
+    });
+    return (requestState: string, inputResponses: object) =>
+      flows.run({
+        flow: tool,
+        arguments: recorded.arguments,
+        principal: recorded.principal,
+        clientCapabilities: { elicitation: { form: {} } },
+        requestState,
+        inputResponses,
+      });
+  };
+
+  it('answers the window with the confirmation (not the window again), then deploys', async () => {
+    const run = engine();
+    const confirm = await run(recorded.asksWindow.requestState, { window: accept({ window: 'tonight' }) });
+    expect(confirm.kind === 'input_required' && Object.keys(confirm.inputRequests)).to.deep.equal(['confirm']);
+    const done = await run((confirm as { requestState: string }).requestState, { confirm: accept({ confirm: true }) });
+    expect(done).to.deep.include({ kind: 'complete' });
+    expect((done as { output: unknown }).output).to.include({ released: true, deploymentId: 'billing@2.4.0#tonight' });
+  });
+
+  it('completes a confirmation e622e01 asked', async () => {
+    const done = await engine()(recorded.asksConfirm.requestState, { confirm: accept({ confirm: true }) });
+    expect((done as { output: unknown }).output).to.include({ released: true, window: 'tonight' });
+  });
+
+  it('would restart without version 1 kept', async () => {
+    const restarted = await engine(defineTool({ ...releaseTool, versions: [] }))(recorded.asksWindow.requestState, {
+      window: accept({ window: 'tonight' }),
+    });
+    expect(restarted.kind === 'input_required' && Object.keys(restarted.inputRequests)).to.deep.equal(['window']);
   });
 });
