@@ -11,7 +11,7 @@ const plain = defineTool({
   name: 'plain',
   description: 'P.',
   inputSchema: { type: 'object' },
-  machine: respondWith('p'),
+  machine: respondWith('p', () => 'p'),
 });
 const tagged = defineTool({
   name: 'tagged',

@@ -63,6 +63,7 @@ describe('format in flows and tool calls', () => {
         message: 'Which day?',
         schema: { type: 'object', properties: { day: { type: 'string', format: 'date' } }, required: ['day'] },
         onAccept: 'done',
+        onDecline: 'done',
       }),
       done: { type: 'final', output: () => 'booked' },
     },
