@@ -172,6 +172,25 @@ export const COMMANDS = [
     },
     async (values, positional) => (await import('./new-command.js')).newCommand(values, positional),
   ),
+  command(
+    {
+      name: 'versions',
+      summary: "Record each tool's structural version in baton.versions.json: baton versions [check]",
+      details:
+        "Writes baton.versions.json (beside package.json): each tool's structural version and states.\n`check` writes nothing and exits 1 when a tool changed since (run it in CI). A tool whose previous\nversion is neither kept nor migrated is refused unless --restart names it (docs/deploy.md).",
+      positional: { name: 'action', required: false, description: 'check: compare, write nothing' },
+      options: {
+        tools: TOOLS,
+        file: { type: 'string', value: 'FILE', description: 'the lockfile (default: baton.versions.json)' },
+        restart: {
+          type: 'string',
+          value: 'TOOLS',
+          description: 'let these tools (comma-separated) restart their flows in flight',
+        },
+      },
+    },
+    async (values, positional) => (await import('./versions-command.js')).versionsCommand(values, positional),
+  ),
   command(TASKS_SPEC, async (values, positional, argv) =>
     (await import('./tasks-command.js')).tasksCommand(values, positional, parseCommandLine(TASKS_SPEC, argv).extra),
   ),
