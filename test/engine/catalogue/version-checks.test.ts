@@ -29,7 +29,13 @@ const brokenV0 = setup({}).createMachine({
   initial: 'asking',
   states: {
     asking: {
-      ...askForm({ key: 'name', message: 'Name?', schema: { type: 'object', properties: {} }, onAccept: 'done', onDecline: 'done' }),
+      ...askForm({
+        key: 'name',
+        message: 'Name?',
+        schema: { type: 'object', properties: {} },
+        onAccept: 'done',
+        onDecline: 'done',
+      }),
       on: { 'answer.name.accept': 'done' },
     },
     done: { type: 'final' },
