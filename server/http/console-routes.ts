@@ -21,7 +21,7 @@ import {
 import type { TaskStatus } from '../engine/tasks/index.js';
 import type { Principal } from '../protocol/index.js';
 import { ConsoleCsrf } from './console-csrf.js';
-import { diagramAssetRoutes } from './console-diagram-assets.js';
+import { diagramAssetRoutes } from './diagram-assets.js';
 import type { OperatorCheck } from './operator-access.js';
 import { readBody } from './read-body.js';
 
@@ -222,6 +222,6 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
     ctx.type = 'text/css';
     ctx.body = await style;
   });
-  diagramAssetRoutes(router, { base, guard, scripts: ['console.js'], what: 'The console' });
+  diagramAssetRoutes(router, { base, guard, scripts: ['console.js'], what: 'The console', cache: 'private' });
   return router;
 }

@@ -5,14 +5,11 @@
  * by ELK (`@mermaid-js/layout-elk`, its ES modules under `/docs/assets/layout-elk/`). The pages
  * are the same model as the committed Markdown (server/docs-site).
  */
-import { createReadStream, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import Router from '@koa/router';
+import { diagramAssetRoutes } from './diagram-assets.js';
 import type { Context } from 'koa';
 import type { DocsContent, DocPage, DocsSite, FlowKind, HtmlExtras, TryItAuth } from '../docs-site/index.js';
-import { ConfigurationError, type Logger } from '../engine/index.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import type { Logger } from '../engine/index.js';
 
 export interface DocsRoutesOptions {
   /** What the pages document; a function is read on each request (a live tool list, `baton dev`). */
@@ -25,9 +22,6 @@ export interface DocsRoutesOptions {
   /** Whether the panel may send a bearer token (see try-it-panel.ts); `open` when there is no auth hook. */
   tryItAuth?: TryItAuth;
 }
-
-/** The pages' own scripts (diagram-view.js, the "Try it" panel's) and style, served as they are (no build step, no CDN). */
-const TRY_IT_ASSETS = join(PACKAGE_ROOT, 'server', 'http', 'assets');
 
 // Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
 // only from this server, and nothing else may load or be framed. Images also come from the
@@ -60,47 +54,17 @@ interface LoadedSite {
 
 const KINDS: Record<string, FlowKind> = { tools: 'tool', prompts: 'prompt', resources: 'resource' };
 
-function mermaidBundle(): string {
-  try {
-    return createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
-  } catch {
-    throw new ConfigurationError(
-      'The docs pages need the "mermaid" package (npm install), or turn them off with createServer({ docs: false }).',
-    );
-  }
-}
-
-/**
- * The ELK layout's browser build: an entry module and the chunks it imports (by relative URL, from
- * `chunks/mermaid-layout-elk.esm.min/`). Only the files listed here are served, by exact name, so
- * no request path ever reaches the file system.
- */
-interface ElkModules {
-  entry: string;
-  chunks: string;
-  names: Set<string>;
-}
-
-const ELK_ENTRY = 'mermaid-layout-elk.esm.min.mjs';
-const ELK_CHUNKS = 'chunks/mermaid-layout-elk.esm.min';
-
-function elkModules(): ElkModules {
-  try {
-    const entry = createRequire(import.meta.url).resolve(`@mermaid-js/layout-elk/dist/${ELK_ENTRY}`);
-    const chunks = join(dirname(entry), ELK_CHUNKS);
-    return { entry, chunks, names: new Set(readdirSync(chunks).filter((name) => /^[\w.-]+\.mjs$/.test(name))) };
-  } catch {
-    throw new ConfigurationError(
-      'The docs pages need the "@mermaid-js/layout-elk" package (npm install), or turn them off with createServer({ docs: false }).',
-    );
-  }
-}
-
 export function docsRouter(options: DocsRoutesOptions): Router {
   const base = (options.base ?? '/docs').replace(/\/$/, '');
-  const bundle = mermaidBundle();
-  const elk = elkModules();
   const router = new Router();
+  diagramAssetRoutes(router, {
+    base,
+    what: 'The docs pages',
+    fix: ', or turn them off with createServer({ docs: false })',
+    scripts: ['try-it-forms.js', 'try-it-wire.js', 'try-it-task.js', 'try-it.js'],
+    styles: ['try-it.css'],
+    cache: 'public',
+  });
   // The generator is loaded on the first docs request, not at start-up: an instance that is never
   // asked for docs (a worker behind a balancer) starts as fast as one without them.
   let loaded: Promise<LoadedSite> | undefined;
@@ -155,36 +119,9 @@ export function docsRouter(options: DocsRoutesOptions): Router {
 
   router.get(base, async (ctx) => sendPage(ctx, (await load()).site.index()));
   router.get(
-    `${base}/assets/mermaid.min.js`,
-    asset('application/javascript', () => createReadStream(bundle)),
-  );
-  // Module scripts need a JavaScript MIME type; the chunks' names carry a content hash.
-  router.get(
-    `${base}/assets/layout-elk/${ELK_ENTRY}`,
-    asset('text/javascript', () => createReadStream(elk.entry)),
-  );
-  router.get(`${base}/assets/layout-elk/${ELK_CHUNKS}/:name`, async (ctx, next) => {
-    const name = ctx.params.name!;
-    if (!elk.names.has(name)) return next(); // 404
-    await asset('text/javascript', () => createReadStream(join(elk.chunks, name)))(ctx);
-  });
-  router.get(
     `${base}/assets/docs.js`,
     asset('application/javascript', async () => (await load()).docs.DOCS_SCRIPT),
   );
-  for (const [name, type] of [
-    ['diagram-view.js', 'application/javascript'],
-    ['try-it-forms.js', 'application/javascript'],
-    ['try-it-wire.js', 'application/javascript'],
-    ['try-it-task.js', 'application/javascript'],
-    ['try-it.js', 'application/javascript'],
-    ['try-it.css', 'text/css'],
-  ] as const) {
-    router.get(
-      `${base}/assets/${name}`,
-      asset(type, () => createReadStream(join(TRY_IT_ASSETS, name))),
-    );
-  }
   router.get(
     `${base}/assets/docs.css`,
     asset('text/css', async () => (await load()).docs.DOCS_STYLE),
