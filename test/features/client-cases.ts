@@ -191,7 +191,7 @@ export function clientCases(target: ClientTarget, era: Era = 'modern'): void {
 
       const release = byName.get('release')!;
       expect(release.inputSchema.type).to.equal('object');
-      expect(release.inputSchema.properties).to.have.keys('service', 'version');
+      expect(release.inputSchema.properties).to.have.keys('service', 'version', 'breaking');
       expect(release.inputSchema.required).to.have.members(['service', 'version']);
       expect(byName.get('provision-database')!.inputSchema.required).to.deep.equal(['project']);
       expect(byName.get('connect-payments')!.inputSchema.properties).to.have.nested.property('provider.enum');
