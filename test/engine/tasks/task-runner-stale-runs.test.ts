@@ -119,7 +119,7 @@ describe('TaskRunner, two runs of one step in one process', () => {
     const effect = h.holdEffect();
     h.wallAhead = 10_000;
     const last = h.runDue();
-    expect(await h.within(100, () => h.effects === 1)).to.equal(true);
+    expect(await h.within(5000, () => h.effects === 1)).to.equal(true);
     const running = await h.record(taskId);
     expect(running.phase).to.equal('running');
     const before = h.store.writes.length;
@@ -152,7 +152,7 @@ describe('TaskRunner, two runs of one step in one process', () => {
   it('cancels every run of the task in this process', async () => {
     const { stale, takeover } = await twoRuns(true);
     expect(await h.manager.cancel(taskId, OWNER)).to.equal(true);
-    expect(await h.within(100, () => h.workSignals.every((signal) => signal.aborted))).to.equal(true);
+    expect(await h.within(5000, () => h.workSignals.every((signal) => signal.aborted))).to.equal(true);
     await Promise.all([stale, takeover]);
     const cancelled = await h.record(taskId);
     expect(cancelled.status).to.equal('cancelled');
@@ -164,7 +164,7 @@ describe('TaskRunner, two runs of one step in one process', () => {
     first.open();
     await stale;
     expect(await h.manager.cancel(taskId, OWNER)).to.equal(true);
-    expect(await h.within(100, () => h.workSignals[1]!.aborted)).to.equal(true);
+    expect(await h.within(5000, () => h.workSignals[1]!.aborted)).to.equal(true);
     await takeover;
     expect((await h.record(taskId)).status).to.equal('cancelled');
   });
@@ -196,7 +196,7 @@ describe('TaskRunner, writes that no step claim makes', () => {
     const before = h.store.writes.length;
     await h.advance(taskId, 'expire');
     expect(h.writesSince(before)).to.deep.equal([]);
-    expect(await h.within(100, () => h.workSignals[0]!.aborted)).to.equal(true);
+    expect(await h.within(5000, () => h.workSignals[0]!.aborted)).to.equal(true);
     await step;
     const expired = await h.record(taskId);
     expect(expired.status).to.equal('failed');
