@@ -172,7 +172,8 @@ describe('Try it panel in a real browser', function () {
       expect(call.headers).not.to.have.property('authorization');
       expect(call.body.params._meta).to.include({ 'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION });
       expect(call.body.params._meta['io.modelcontextprotocol/clientCapabilities']).to.have.property('elicitation');
-      expect(call.body.params.arguments).to.deep.equal({ service: 'billing', version: '2.4.0' });
+      // The form's checkbox for release's optional `breaking` says false when left unticked.
+      expect(call.body.params.arguments).to.deep.equal({ service: 'billing', version: '2.4.0', breaking: false });
     }
     expect(new Set(calls.map((c) => c.body.id)).size).to.equal(3);
     const responses = await page.$$eval('.try-it-wire details[data-direction="in"] code', (codes) =>
