@@ -7,35 +7,14 @@
  */
 import { expect } from 'chai';
 import { MemoryTaskStore, TaskLimitError, type TaskQuotas, type TaskRecord } from '../../../server/engine/index.js';
+import { queuedRecord } from './queued-record.js';
 
 const KIB = 1024;
 const QUOTAS: TaskQuotas = { liveTasksPerClient: 100, bytesPerClient: 128 * KIB, recordBytes: 8 * KIB };
 const TOTAL = 2048 * KIB;
 
-let next = 0;
 function record(owner: string, text = 'x'.repeat(6000)): TaskRecord {
-  const now = Date.now();
-  return {
-    taskId: `t${next++}`,
-    principal: 'p',
-    owner,
-    tool: 'ship-release',
-    arguments: { text },
-    version: 'v',
-    clientCapabilities: {},
-    status: 'working',
-    phase: 'queued',
-    createdAt: now,
-    lastUpdatedAt: now,
-    ttlMs: 60_000,
-    pollIntervalMs: 1000,
-    snapshot: { value: 'building', context: {} },
-    timers: [],
-    asked: {},
-    answers: {},
-    askCounts: {},
-    cancelRequested: false,
-  };
+  return queuedRecord(owner, { arguments: { text } });
 }
 
 /** Stores tasks for `owner` until one is refused; answers that refusal. */

@@ -5,35 +5,13 @@
  */
 import { expect } from 'chai';
 import { MemoryTaskStore, TaskLimitError, type TaskQuotas, type TaskRecord } from '../../../server/engine/index.js';
+import { queuedRecord } from './queued-record.js';
 import { terminalFields } from '../../../server/engine/tasks/task-record.js';
 
 const QUOTAS: TaskQuotas = { liveTasksPerClient: 3, bytesPerClient: 64 * 1024, recordBytes: 16 * 1024 };
 
-let next = 0;
 function record(owner: string, overrides: Partial<TaskRecord> = {}): TaskRecord {
-  const now = Date.now();
-  return {
-    taskId: `t${next++}`,
-    principal: 'p',
-    owner,
-    tool: 'ship-release',
-    arguments: { service: 'api' },
-    version: 'v',
-    clientCapabilities: {},
-    status: 'working',
-    phase: 'queued',
-    createdAt: now,
-    lastUpdatedAt: now,
-    ttlMs: 60_000,
-    pollIntervalMs: 1000,
-    snapshot: { value: 'building', context: {} },
-    timers: [],
-    asked: {},
-    answers: {},
-    askCounts: {},
-    cancelRequested: false,
-    ...overrides,
-  };
+  return queuedRecord(owner, overrides);
 }
 
 async function refusal(promise: Promise<unknown>): Promise<TaskLimitError> {
