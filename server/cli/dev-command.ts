@@ -11,7 +11,7 @@
  * every start-up check. A reload that fails says so loudly, naming the file and line, and the
  * last good list keeps serving. Clients that listen for `toolsListChanged` hear of each change.
  */
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { configFromEnvironment } from './config.js';
 import { ConfigurationError, stderrLogger, type LiveToolRegistry, type ToolDefinition } from '../engine/index.js';
@@ -53,9 +53,22 @@ export function failureLocation(error: unknown, root: string): string | undefine
   return undefined;
 }
 
+/**
+ * The message without the place the banner's `at` line already names: esbuild starts its error
+ * with the absolute `file:line:col: `, which printed the one problem's place twice.
+ */
+function withoutLocation(message: string, at: string | undefined): string {
+  if (!at) return message;
+  const absolute = resolve(process.cwd(), at);
+  return message.replaceAll(`${absolute}: `, '').replaceAll(`${at}: `, '');
+}
+
 function failureBanner(changed: string, error: unknown, root: string): string {
-  const message = error instanceof ConfigurationError ? error.message : ((error as Error)?.message ?? String(error));
   const at = failureLocation(error, root);
+  const message = withoutLocation(
+    error instanceof ConfigurationError ? error.message : ((error as Error)?.message ?? String(error)),
+    at,
+  );
   return [
     '',
     '################################################################################',

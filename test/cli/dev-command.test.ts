@@ -169,6 +169,10 @@ describe('baton dev', function () {
     writeFileSync(file, `${toolsModule(['first'])}\nexport const broken = (;\n`);
     await until(() => dev.stderr.split('RELOAD FAILED').length > failures, 'the refused syntax error');
     expect(dev.stderr).to.match(/at \S*index\.ts:4:\d+/);
+    // The problem is told once: the place on the `at` line, not again at the head of esbuild's message.
+    const banner = dev.stderr.slice(dev.stderr.lastIndexOf('RELOAD FAILED'));
+    expect(banner.match(/index\.ts:4:\d+/g), banner).to.have.length(1);
+    expect(banner).to.include('ERROR: Unexpected');
     expect(await toolNames(dev.url)).to.deep.equal(['extra', 'truncated']);
     // A list that fails the start-up checks is refused the same way.
     writeFileSync(file, toolsModule(['first', 'first']));
