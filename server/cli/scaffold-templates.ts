@@ -112,12 +112,26 @@ export const tools: ToolDefinition[] = [
 }
 
 /** A dependency's range as this package declares it, so a project gets what Baton is tested with. */
+interface OwnManifest {
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+function ownManifest(): OwnManifest {
+  return JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as OwnManifest;
+}
+
+/** The Node lines Baton declares (and CI tests): a project on it runs on the same. */
+function ownNodeRange(): string {
+  const range = ownManifest().engines?.node;
+  if (!range) throw new Error('package.json declares no engines.node');
+  return range;
+}
+
 function ownRange(name: string): string {
-  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
-    dependencies?: Record<string, string>;
-    peerDependencies?: Record<string, string>;
-    devDependencies?: Record<string, string>;
-  };
+  const manifest = ownManifest();
   // A peer's range first: the project must install an xstate inside the window Baton declares.
   const range = manifest.peerDependencies?.[name] ?? manifest.dependencies?.[name] ?? manifest.devDependencies?.[name];
   if (!range) throw new Error(`package.json lists no ${name}`);
@@ -135,6 +149,7 @@ export function projectFiles(project: string, dependency: string, tool: string):
       type: 'module',
       // Every baton command serves, calls, draws and documents the tools this module exports.
       baton: { tools: 'tools/index.ts' },
+      engines: { node: ownNodeRange() },
       scripts: {
         start: 'baton serve',
         dev: 'baton dev',
