@@ -6,6 +6,7 @@
  */
 import { fromPromise, type AnyActorLogic } from 'xstate';
 
+/** How an invoked actor ends on a planned path: `done(output)` or `fail(error)`. */
 export type ActorOutcome = { output: unknown } | { error: unknown };
 
 /** The actor finishes with `output` (its `onDone` runs). */

@@ -13,6 +13,7 @@ interface MochaGlobals {
   it(title: string, body: (this: { skip(): void }) => Promise<void>): void;
 }
 
+/** `walkPaths`' options, plus mocha's per-test timeout and the final states no path should reach. */
 export interface DescribePathsOptions extends WalkOptions {
   /** Per test (default 30 s: a task's timers run on real time). */
   timeoutMs?: number;
@@ -27,6 +28,11 @@ function ending(path: AnswerPath): string {
   return `ends in ${state}${path.output === 'tool error' ? ' with a tool error' : ''}`;
 }
 
+/**
+ * One mocha test per path of the tool's machine, each replayed through real rounds and checked
+ * against where the plan says it ends, and a last test that every final state was reached. Call it
+ * at the top level of a test file (it uses mocha's `describe` and `it`).
+ */
 export function describePaths(tool: ToolDefinition, options: DescribePathsOptions = {}): void {
   const { describe, it } = globalThis as unknown as MochaGlobals;
   if (typeof describe !== 'function') throw new Error('describePaths runs inside mocha (describe/it are missing)');

@@ -11,6 +11,7 @@
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import { invokedActors, type ToolDefinition } from '../engine/index.js';
 
+/** What `countEffects` returns: counting stand-ins for the tool's effects, and the counts so far. */
 export interface EffectCounter {
   /** Every effect actor of the tool by name, counted: give it to `runFlow` as `actors`. */
   actors: Record<string, AnyActorLogic>;

@@ -55,6 +55,7 @@ export interface AnswerPath {
   guessed?: string[];
 }
 
+/** What `planPaths` (and so `walkPaths` and `describePaths`) explores beyond the tool's example answers. */
 export interface PlanOptions {
   /** Paths beyond this many are left out (a big machine can hold thousands). */
   limit?: number;

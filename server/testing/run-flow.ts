@@ -20,11 +20,15 @@ import {
 
 export { answersFirst, type AnswerPolicy, type Answers } from '../simulation/index.js';
 
+/** An accept answer, with the form's content (`accept({ confirm: true })`), for `runFlow`'s answers. */
 export const accept = (content?: Record<string, unknown>) =>
   content === undefined ? { action: 'accept' as const } : { action: 'accept' as const, content };
+/** A decline answer, for `runFlow`'s answers. */
 export const decline = () => ({ action: 'decline' as const });
+/** A cancel answer (the user dismissed the question), for `runFlow`'s answers. */
 export const cancel = () => ({ action: 'cancel' as const });
 
+/** Stand-ins for actors, the round limit and an abort signal for one `runFlow`. */
 export interface RunFlowOptions {
   /** Stand-ins for invoked actors, by name, over the tool's `exampleActors`. */
   actors?: Record<string, AnyActorLogic>;
@@ -33,6 +37,7 @@ export interface RunFlowOptions {
   signal?: AbortSignal;
 }
 
+/** What one `runFlow` came to: how it ended, the result or error, what it asked, every round. */
 export interface FlowRun {
   /** `complete`: a result; `error`: a JSON-RPC error; `unfinished`: still asking after `maxRounds`. */
   outcome: Exclude<RoundsRun['outcome'], 'interrupted'>;
@@ -60,6 +65,12 @@ function finalResult(run: RoundsRun): Pick<FlowRun, 'result' | 'error'> {
   return { error: { code: -32800, message: 'task cancelled' } };
 }
 
+/**
+ * One run of a tool as a client drives it, in process: real rounds with sealed `requestState`,
+ * a task tool run as a task to its end. Questions are answered from `answers` (by key; a list
+ * gives one answer per time asked), then the tool's `exampleAnswers`, then from their schemas.
+ * Invoked actors run for real unless `options.actors` or the tool's `exampleActors` stand in.
+ */
 export async function runFlow(
   tool: ToolDefinition,
   args?: Record<string, unknown>,

@@ -21,6 +21,7 @@ import { withFinalStateProbe } from './final-state-probe.js';
 import { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
 import { answerPolicy, runFlow, type FlowRun, type RunFlowOptions } from './run-flow.js';
 
+/** `planPaths`' options and `runFlow`'s, plus the effects a refusal may still start. */
 export interface WalkOptions extends PlanOptions, RunFlowOptions {
   /**
    * Effects that may still start after a question is declined or cancelled, by question key
@@ -29,6 +30,7 @@ export interface WalkOptions extends PlanOptions, RunFlowOptions {
   effectsAfterDecline?: Record<string, string[]>;
 }
 
+/** One planned path, replayed: the run, where it ended, the effects it started, and why it fails if it does. */
 export interface WalkedPath {
   path: AnswerPath;
   run: FlowRun;
@@ -40,6 +42,7 @@ export interface WalkedPath {
   problem?: string;
 }
 
+/** What `walkPaths` returns: every path replayed, and the final states none reached. */
 export interface PathsWalk {
   paths: WalkedPath[];
   /** Top-level final states no walked path ended in. */

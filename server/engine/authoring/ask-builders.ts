@@ -85,6 +85,7 @@ export type AskFor<S extends MachineSetup, K extends string, Q, TNames extends N
       },
     ) => ResultState<K, NoInfer<TR | TU>>;
 
+/** `ask` of `toolSetup`: one builder per declared question, by key. */
 export type AskBuilders<S extends MachineSetup, TQuestions, TNames extends Names = Names> = {
   [K in keyof TQuestions & string]: AskFor<S, K, TQuestions[K], TNames>;
 };

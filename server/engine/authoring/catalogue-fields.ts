@@ -16,6 +16,7 @@ export interface Icon {
   theme?: 'light' | 'dark';
 }
 
+/** Fields a tool, prompt or resource may add to its list entry: required scopes, icons, `_meta`. */
 export interface CatalogueFields {
   /**
    * OAuth scopes an access token must carry to see and use this entry (docs/security.md,

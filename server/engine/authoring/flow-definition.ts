@@ -7,6 +7,7 @@ import type { AnyStateMachine } from 'xstate';
 import type { CatalogueFields } from './catalogue-fields.js';
 import type { EarlierVersion } from './tool-versions.js';
 
+/** Options every tool, prompt and resource takes: how long its sealed state lives, its round budget, single use. */
 export interface FlowOptions extends CatalogueFields {
   /** Seconds a sealed state stays valid; overrides the server default (`BATON_STATE_TTL`). */
   stateTtlSeconds?: number;
@@ -19,6 +20,7 @@ export interface FlowOptions extends CatalogueFields {
   singleUse?: boolean;
 }
 
+/** What the engine runs for a tool, prompt or resource: its method, name and machine. */
 export interface FlowDefinition extends FlowOptions {
   /** The MCP method the flow answers (`tools/call`, `prompts/get`, `resources/read`). */
   method: string;

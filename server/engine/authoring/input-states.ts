@@ -7,9 +7,11 @@
  */
 import { emit, type AnyEventObject } from 'xstate';
 
+/** The tag of a state that asks a question (`tags: ['baton.input']`): the engine asks it while the flow waits there. */
 export const INPUT_TAG = 'baton.input';
 /** Marks a question whose answer commits an effect: its sealed state is accepted once only. */
 export const SINGLE_USE_TAG = 'baton.singleUse';
+/** The meta key naming the question a state asks: `meta: { 'baton.input': { key: 'name' } }`. */
 export const INPUT_META = 'baton.input';
 
 /** What a question may depend on: the machine's context at the moment it is asked. */
@@ -59,8 +61,13 @@ export interface RootsQuestion {
   kind: 'roots';
   key: string;
 }
+/**
+ * A question as it sits in a state's meta once `createMachine` (or an ask helper) has filled it
+ * in: its key and kind, and what the engine sends the client.
+ */
 export type Question<TContext = any> =
   FormQuestion<TContext> | UrlQuestion<TContext> | SamplingQuestion<TContext> | RootsQuestion;
+/** `form`, `url`, `sampling` or `roots`. */
 export type QuestionKind = Question['kind'];
 
 /** Event names the engine sends for an answer to `key`. Stable, so diagrams can label them. */
@@ -78,23 +85,29 @@ export interface FormAcceptEvent<TContent = Record<string, unknown>> {
   type: `answer.${string}.accept`;
   content: TContent;
 }
+/** The user declined the question (`answer.<key>.decline`): an ordinary outcome the machine handles. */
 export interface DeclineEvent {
   type: `answer.${string}.decline`;
 }
+/** The user dismissed the question without choosing (`answer.<key>.cancel`). */
 export interface CancelEvent {
   type: `answer.${string}.cancel`;
 }
+/** Sent instead of the question when the client lacks its capability (`answer.<key>.unsupported`). */
 export interface UnsupportedEvent {
   type: `answer.${string}.unsupported`;
 }
+/** The client's model answered a sampling request (`answer.<key>.result`). */
 export interface SamplingResultEvent {
   type: `answer.${string}.result`;
   result: { role: string; content: unknown; model: string; stopReason?: string };
 }
+/** The client listed its roots (`answer.<key>.result`). */
 export interface RootsResultEvent {
   type: `answer.${string}.result`;
   roots: Array<{ uri: string; name?: string }>;
 }
+/** Any answer event the engine sends a machine, for code that handles answers generically. */
 export type AnswerEvent = FormAcceptEvent | DeclineEvent | CancelEvent | SamplingResultEvent | RootsResultEvent;
 
 /** A transition target as XState accepts it (a target string or a transition config). */
@@ -191,6 +204,7 @@ export function askRoots(spec: { key: string; onResult: Transition } & Fallback)
 
 /** The event a machine emits to report progress; forwarded as notifications/progress. */
 export const PROGRESS_EVENT = 'baton.progress';
+/** A progress notification as the machine emits it (`reportProgress` builds it). */
 export interface ProgressReport {
   type: typeof PROGRESS_EVENT;
   progress: number;

@@ -5,6 +5,10 @@
  */
 import { createMachine, type AnyStateMachine } from 'xstate';
 
+/**
+ * A machine for a tool, prompt or resource with no flow: it ends at once with `output(input)`,
+ * so it is served, drawn and tested like any other and can grow into a flow later.
+ */
 export function respondWith<TInput = Record<string, unknown>>(
   id: string,
   output: (input: TInput) => unknown,

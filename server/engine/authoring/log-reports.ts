@@ -5,6 +5,7 @@
  */
 import { emit } from 'xstate';
 
+/** The type of the event `reportLog` emits; the engine forwards it as a log notification. */
 export const LOG_EVENT = 'baton.log';
 
 /** The syslog severities of RFC 5424, least severe first (spec, utilities/logging). */
@@ -18,8 +19,10 @@ export const LOGGING_LEVELS = [
   'alert',
   'emergency',
 ] as const;
+/** One of `LOGGING_LEVELS`. */
 export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
 
+/** A log message as `reportLog` takes it. */
 export interface LogReport {
   level: LoggingLevel;
   /** Any JSON value: a message string or a structured object. */

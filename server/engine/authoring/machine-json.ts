@@ -7,6 +7,7 @@
 import { ConfigurationError } from '../configuration-error.js';
 
 type Config = Record<string, unknown>;
+/** Computes an invoked actor's `input` from the machine's context and event, for `withActorInputs`. */
 export type ActorInput = (args: { context: any; event: any; self: any }) => unknown;
 
 /**

@@ -12,6 +12,7 @@ type Computed<T, TContext> = T | ((args: { context: TContext }) => T);
 /** A JSON Schema object (form schemas, tool schemas) as a literal, so its type can be read. */
 export type ObjectSchema = Exclude<JSONSchema, boolean> & { type: 'object' };
 
+/** A form question (form-mode elicitation): a message and a flat object schema the user fills. */
 export interface FormSpec<TContext = any> {
   kind: 'form';
   message: Computed<string, TContext>;
@@ -20,6 +21,10 @@ export interface FormSpec<TContext = any> {
   /** Fields named like secrets that are not (`tokenCount`); see secret-fields.ts. */
   notSecret?: readonly string[];
 }
+/**
+ * A URL question (URL-mode elicitation): the user is sent to a page, for what must not pass
+ * through the client (a secret key, a payment). Accepting only means they agreed to open it.
+ */
 export interface UrlSpec<TContext = any> {
   kind: 'url';
   message: Computed<string, TContext>;
@@ -27,13 +32,19 @@ export interface UrlSpec<TContext = any> {
   url: string | ((args: { context: TContext; pageRef: string }) => string);
   subject?: Computed<string, TContext>;
 }
+/** A sampling request to the client's model (deprecated in 2026-07-28, still served). */
 export interface SamplingSpec<TContext = any> {
   kind: 'sampling';
   request: Computed<Record<string, unknown>, TContext>;
 }
+/** A request for the client's roots (deprecated in 2026-07-28, still served). */
 export interface RootsSpec {
   kind: 'roots';
 }
+/**
+ * One question as `toolSetup`'s `questions` declares it, by kind. A message, schema or request
+ * may be a function of the context, computed each time the question is asked.
+ */
 export type QuestionSpec<TContext = any> = FormSpec<TContext> | UrlSpec<TContext> | SamplingSpec<TContext> | RootsSpec;
 
 type Resolved<T> = T extends (...args: any[]) => infer R ? R : T;
@@ -54,6 +65,7 @@ export type FormContentOf<Q> = Q extends { schema: infer S }
   ? DeclaredProperties<FromObjectSchema<Resolved<S>>>
   : never;
 
+/** What a sampling request's answer carries (`event.result` of `answer.<key>.result`). */
 export interface SamplingResult {
   role: string;
   content: unknown;

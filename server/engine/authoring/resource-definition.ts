@@ -15,6 +15,7 @@ interface ResourceCommon<TMachine extends AnyStateMachine> extends FlowOptions {
   machine: TMachine;
 }
 
+/** A resource at one fixed URI, as `defineResource` returns it (`createServer({ resources })`). */
 export interface ResourceDefinition<
   TMachine extends AnyStateMachine = AnyStateMachine,
 > extends ResourceCommon<TMachine> {
@@ -23,6 +24,7 @@ export interface ResourceDefinition<
   size?: number;
 }
 
+/** Resources at URIs matching a template, as `defineResourceTemplate` returns it. */
 export interface ResourceTemplateDefinition<
   TMachine extends AnyStateMachine = AnyStateMachine,
 > extends ResourceCommon<TMachine> {
@@ -33,10 +35,15 @@ export interface ResourceTemplateDefinition<
   completions?: Record<string, Completions>;
 }
 
+/** A resource at `uri` whose contents are its machine's output; the machine's input is `{ uri }`. */
 export function defineResource(spec: Omit<ResourceDefinition, 'kind'>): ResourceDefinition {
   return Object.freeze({ ...spec, kind: 'resource' as const });
 }
 
+/**
+ * Resources whose URIs match `uriTemplate`; the machine's input is `{ uri, ...variables }`, the
+ * template's variables as read from the URI asked for.
+ */
 export function defineResourceTemplate(spec: Omit<ResourceTemplateDefinition, 'kind'>): ResourceTemplateDefinition {
   return Object.freeze({ ...spec, kind: 'template' as const });
 }

@@ -8,6 +8,7 @@ import type { FlowDefinition, FlowOptions } from './flow-definition.js';
 import type { TaskSupport } from './task-authoring.js';
 import type { EarlierVersion } from './tool-versions.js';
 
+/** Hints about how the tool behaves, for clients to show (spec, server/tools `ToolAnnotations`): hints, not guarantees. */
 export interface ToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;
@@ -26,6 +27,7 @@ export interface ToolExample {
   answers?: Record<string, unknown>;
 }
 
+/** What `defineTool` takes: the tool as tools/list shows it, its machine, and what the docs and checks run. */
 export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> extends FlowOptions {
   /** 1-128 characters of A-Z a-z 0-9 _ - . (spec, server/tools "Tool names"). */
   name: string;
@@ -70,12 +72,18 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
   safeActors?: string[];
 }
 
+/** A tool ready to serve (`serve({ tools })`, `runFlow`, `describePaths`), as `defineTool` returns it. */
 export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>
   extends ToolSpec<TMachine>, FlowDefinition {
   method: 'tools/call';
   machine: TMachine;
 }
 
+/**
+ * A tool: a plain XState v5 machine with the name, description and schemas MCP clients see. The
+ * machine's input is the call's validated `arguments`; the output of the final state it ends in is
+ * the tool result. Prefer `toolSetup(…).defineTool`, which takes the schemas from the setup.
+ */
 // Returns the non-generic definition on purpose: lists of tools built from many machine types
 // would otherwise make TypeScript compare every machine's full type ("excessively deep").
 export function defineTool(spec: ToolSpec): ToolDefinition {

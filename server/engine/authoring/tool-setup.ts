@@ -41,6 +41,10 @@ type ToProvidedActor<TActors extends Record<string, UnknownActorLogic>> = Values
   [K in keyof TActors as K & string]: { src: K & string; logic: TActors[K]; id: string | undefined };
 }>;
 
+/**
+ * What `toolSetup` takes: the tool's input schema and questions, its context type, and XState's
+ * own `actors`, `actions`, `guards` and `delays`, typed against the answer events.
+ */
 export interface ToolSetupSpec<
   TQuestions,
   TInputSchema,
@@ -153,6 +157,12 @@ export type ToolSetup<
   ): ToolDefinition;
 };
 
+/**
+ * XState's `setup` for one tool: declare its input schema and its questions once, by key, and get
+ * back a `createMachine` that types `input` and each answer's content from the schemas and checks
+ * every target, event name and question state at compile time, the `ask.<key>` builders, and a
+ * `defineTool` that reuses the schemas. Start every tool here.
+ */
 export function toolSetup<
   const TQuestions extends Record<string, QuestionSpec<TContext>>,
   const TInputSchema extends ObjectSchema,

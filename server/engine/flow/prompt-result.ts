@@ -6,6 +6,7 @@ export interface PromptMessage {
   role: 'user' | 'assistant';
   content: Record<string, unknown>;
 }
+/** A prompt's whole result (prompts/get's `GetPromptResult`), one shape a prompt machine may output. */
 export interface PromptResult {
   description?: string;
   messages: PromptMessage[];
