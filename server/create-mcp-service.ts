@@ -62,6 +62,7 @@ export interface TaskOptions {
   concurrency?: number;
 }
 
+/** What `createMcpService` takes: the tools, prompts and resources, the key ring, tasks and limits. */
 export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | 'logger' | 'telemetry'> {
   tools: ToolDefinition[];
   /**
@@ -108,6 +109,7 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
   listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
 }
 
+/** The transport-free service: give its `dispatcher` one MCP message at a time; `close` stops its tasks. */
 export interface McpService {
   dispatcher: McpDispatcher;
   engine: FlowEngine;
@@ -153,6 +155,11 @@ function startTasks(
   });
 }
 
+/**
+ * The MCP service without a transport, for a transport of your own: the catalogue checked at
+ * start-up, the flow engine, tasks, and the dispatcher that answers each message. `createServer`
+ * and `serveStdio` sit on it.
+ */
 export function createMcpService(options: McpServiceOptions): McpService {
   // Log lines name the span they were written in (trace_id, span_id) when one is active.
   const logger = tracedLogger(options.logger ?? stderrLogger);

@@ -100,6 +100,11 @@ export interface BatonServer extends McpService {
   listen(port: number, host?: string): Promise<{ server: Server; url: string }>;
 }
 
+/**
+ * A Baton server for your own process: the MCP service over HTTP (a Koa app), with every
+ * dependency given in `options` and nothing read from the environment or printed. Call `listen`
+ * to serve it, or mount `app` in your own HTTP server. For `baton serve`'s behaviour, use `serve`.
+ */
 export function createServer(options: BatonOptions): BatonServer {
   if (options.oauth && options.authenticate) {
     throw new ConfigurationError('Pass either `oauth` or `authenticate` to createServer, not both.');

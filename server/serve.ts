@@ -23,6 +23,7 @@ import { definedFields, stderrLogger, type KeyRing, type Logger } from './engine
 import { applyV8Settings, appliedV8Settings } from './v8-settings.js';
 import { startTelemetrySdk, type TelemetrySdk } from './cli/telemetry-sdk.js';
 
+/** `createServer`'s options, each optional one defaulting to its environment setting, plus the port. */
 export interface ServeOptions extends Omit<BatonOptions, 'keyRing'> {
   /** The key ring (default: BATON_KEYS, else an ephemeral development key, with a loud warning). */
   keyRing?: KeyRing;
@@ -32,6 +33,7 @@ export interface ServeOptions extends Omit<BatonOptions, 'keyRing'> {
   env?: NodeJS.ProcessEnv;
 }
 
+/** A listening server: its endpoint URL, the HTTP server, the Baton server, and `close`. */
 export interface Serving {
   /** The MCP endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
   url: string;
@@ -58,6 +60,11 @@ function warner(logger: Logger | undefined): (event: string, banner: string) => 
     });
 }
 
+/**
+ * Serves tools over HTTP in one call, as `baton serve` does: settings read from the environment
+ * (docs/configuration.md), each overridden by the option of the same meaning, the same start-up
+ * warnings, and a `listening` line. Resolves once it listens.
+ */
 export async function serve(options: ServeOptions): Promise<Serving> {
   return serveWithConfig(configFromEnvironment(options.env ?? process.env), options);
 }

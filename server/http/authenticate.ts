@@ -10,6 +10,7 @@ import { ANONYMOUS, type Principal } from '../protocol/index.js';
 /** May answer at once: the endpoint only waits when the hook returns a promise. */
 export type Authenticate = (ctx: Context) => Principal | Promise<Principal>;
 
+/** Why a request was refused, as the `WWW-Authenticate` challenge will say. */
 export interface AuthenticationFailure {
   /** RFC 6750 error code: `invalid_token` for a bad token, `insufficient_scope` (then 403). */
   error?: 'invalid_token' | 'insufficient_scope';
@@ -19,6 +20,7 @@ export interface AuthenticationFailure {
   retryAfterSeconds?: number;
 }
 
+/** Thrown by an `authenticate` hook to refuse a request: 401, or 403 for `insufficient_scope`. */
 export class AuthenticationError extends Error {
   constructor(
     message: string,

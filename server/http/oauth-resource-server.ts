@@ -9,6 +9,7 @@ import { accessTokenAuthentication } from './access-token-authentication.js';
 import type { Authenticate } from './authenticate.js';
 import type { ProtectedResourceOptions } from './protected-resource.js';
 
+/** `createServer({ oauth })`: the endpoint's URI and the issuers whose access tokens it accepts. */
 export interface OAuthOptions extends Omit<AccessTokenOptions, 'audience' | 'logger'> {
   /**
    * The canonical URI of the MCP endpoint (RFC 8707 section 2), e.g. `https://mcp.example.com/mcp`:

@@ -7,6 +7,7 @@ import type { Context, Middleware } from 'koa';
 import { ErrorCode, ProtocolError } from '../protocol/index.js';
 import { replyError } from './error-reply.js';
 
+/** Which `Origin` and `Host` headers the endpoint accepts (DNS-rebinding protection). */
 export interface OriginPolicy {
   /** Origins allowed besides the server's own host, e.g. `https://app.example.com`. */
   allowedOrigins?: string[];

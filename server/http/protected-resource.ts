@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 
+/** What the RFC 9728 protected-resource metadata says: this endpoint and its authorization servers. */
 export interface ProtectedResourceOptions {
   /** The canonical URI of the MCP endpoint, e.g. `https://mcp.example.com/mcp`. */
   resource: string;

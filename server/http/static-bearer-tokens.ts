@@ -67,6 +67,10 @@ export function staticTokenPrincipal(tokens: Map<string, string>): (token: strin
   };
 }
 
+/**
+ * An `authenticate` hook for a fixed set of bearer tokens (token to principal name, as
+ * `parseStaticTokens(process.env.BATON_TOKENS)` reads them); any other request gets 401.
+ */
 export function staticBearerTokens(tokens: Map<string, string>): Authenticate {
   const principalOf = staticTokenPrincipal(tokens);
   return async (ctx) => {

@@ -57,6 +57,7 @@ const JWT_PROFILE_CLAIMS = ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti
 /** What any access token must carry to name a caller and an end. */
 const BASE_CLAIMS = ['iss', 'exp', 'aud', 'sub'];
 
+/** Which issuers' tokens `AccessTokenVerifier` accepts, for which audience, and its fetch limits. */
 export interface AccessTokenOptions {
   /** Issuer identifiers, compared exactly with `iss` (BATON_AUTH_SERVERS). */
   issuers: readonly string[];
@@ -89,6 +90,11 @@ export interface AccessTokenOptions {
   logger?: Logger;
 }
 
+/**
+ * Checks OAuth access tokens (JWTs from the configured issuers, for this server's audience) and
+ * names the caller `<iss>|<sub>`. `createServer({ oauth })` builds one; build it yourself only
+ * for an `authenticate` hook of your own.
+ */
 export class AccessTokenVerifier {
   readonly #options: AccessTokenOptions;
   /** Keyed by the configured issuer string: `iss` is looked up exactly, never by prefix. */

@@ -24,6 +24,7 @@ import { PreparedNotification } from './prepared-notification.js';
 import { assertSupportedVersion, SUPPORTED_PROTOCOL_VERSIONS, unsupportedVersion } from './protocol-version.js';
 import { META, readRequestMeta, type RequestMeta } from './request-meta.js';
 
+/** The server's name and version, as `server/discover` and `initialize` report them (`serverInfo`). */
 export interface ServerInfo {
   name: string;
   version: string;

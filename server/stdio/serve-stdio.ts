@@ -32,6 +32,7 @@ import { requestIdForTelemetry } from '../telemetry/index.js';
 import { LineSplitter, type Line } from './line-splitter.js';
 import { STDIO_PRINCIPAL } from './stdio-principal.js';
 
+/** What `serveStdio` takes: the service's dispatcher, the two streams, and limits. */
 export interface StdioOptions {
   dispatcher: McpDispatcher;
   input: Readable;
@@ -49,6 +50,7 @@ export interface StdioOptions {
   legacy?: LegacyService | undefined;
 }
 
+/** One stdio connection: when it has closed, and how to close it. */
 export interface StdioConnection {
   /** Resolves once the input has ended and every request in flight is answered or aborted. */
   readonly closed: Promise<void>;
@@ -58,6 +60,10 @@ export interface StdioConnection {
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 
+/**
+ * Serves MCP over stdio: newline-delimited JSON-RPC read from `input`, answers written to
+ * `output` (only MCP messages: logs go to the logger). Give it `createMcpService(…).dispatcher`.
+ */
 export function serveStdio(options: StdioOptions): StdioConnection {
   const { dispatcher, input, output } = options;
   const logger = options.logger ?? silentLogger;

@@ -18,6 +18,7 @@ import { TargetLabels, type TargetCatalogue } from './target-labels.js';
 /** The instrumentation scope every span and metric names (OpenTelemetry: tracer and meter name). */
 export const INSTRUMENTATION_NAME = 'baton-mcp';
 
+/** The OpenTelemetry providers Baton uses (default: the global ones) and how it names this instance. */
 export interface TelemetryOptions {
   /** Default: the global tracer provider, read on each request so an SDK registered later counts. */
   tracerProvider?: TracerProvider;
@@ -37,6 +38,7 @@ interface DelegatingProvider {
   getDelegateTracer(name: string, version?: string): Tracer | undefined;
 }
 
+/** Baton's spans and metrics, through the OpenTelemetry API only: a no-op until an SDK is registered. */
 export class Telemetry {
   readonly instanceId: string | undefined;
   /** Undefined when no meter provider is registered: nothing is recorded, nothing is built. */

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import nacl from 'tweetnacl';
 import { ConfigurationError } from '../configuration-error.js';
 
+/** One key of the ring: its public id and its 32 secret bytes. */
 export interface SealingKey {
   /** Short public name, written in every sealed state so the right key opens it. */
   id: string;
@@ -16,6 +17,10 @@ export interface SealingKey {
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/;
 
+/**
+ * The keys that seal and open `requestState`: the first seals, every one opens. Build it with
+ * `parseKeyRing(process.env.BATON_KEYS)`; rotate by putting a new key first.
+ */
 export class KeyRing {
   readonly #byId = new Map<string, SealingKey>();
   readonly current: SealingKey;

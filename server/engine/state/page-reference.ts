@@ -79,6 +79,7 @@ export function openPageReference(reference: unknown, keyRing: KeyRing): PageRef
   }
 }
 
+/** What `verifyPageVisit` found: the flow's subject and question when the visit is good, else why not. */
 export type PageVisit =
   | { ok: true; subject: string; target: string; key: string }
   /** `invalid`: altered, forged, or sealed with a key no longer in the ring; `expired`; `other_principal`. */

@@ -13,6 +13,7 @@
 import { Redis } from 'ioredis';
 import { pendingValue, readClaim, type ClaimScope, type GuardClaim, type ReplayGuard } from './replay-guard.js';
 
+/** Where the guard's Redis is and how it names its keys. */
 export interface RedisReplayGuardOptions {
   url: string;
   /** Key prefix, so several deployments can share one Redis. */
@@ -56,6 +57,7 @@ return {'claimed'}
 
 type ClaimingRedis = Redis & { batonClaim(...args: Array<string | number>): Promise<[string, string?]> };
 
+/** The single-use guard for several instances, shared through one Redis (see the module comment for its limits). */
 export class RedisReplayGuard implements ReplayGuard {
   readonly #redis: ClaimingRedis;
   readonly #prefix: string;

@@ -36,8 +36,13 @@ export interface ClaimScope {
   issuedAt: number;
 }
 
+/** Live single-use claims one caller may hold at once, unless the guard is given another quota. */
 export const DEFAULT_SINGLE_USE_QUOTA = 1000;
 
+/**
+ * What keeps a single-use state from running its effect twice: `MemoryReplayGuard` for one
+ * instance, `RedisReplayGuard` for a fleet, or your own implementation.
+ */
 export interface ReplayGuard {
   /**
    * Atomically claims `id` for `ttlSeconds` (the state's remaining lifetime). The run must settle

@@ -16,6 +16,7 @@ import { Redis } from 'ioredis';
 import { JobRuns } from './job-runs.js';
 import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
 
+/** Where the queue's Redis is, its name, and how many jobs an instance runs at once. */
 export interface BullMqTaskQueueOptions {
   url: string;
   /** Queue name; instances of one deployment share it. */
@@ -29,6 +30,7 @@ export interface BullMqTaskQueueOptions {
   lockDurationMs?: number;
 }
 
+/** Task steps as BullMQ jobs, for a fleet: a step whose instance died runs again on another. */
 export class BullMqTaskQueue implements TaskQueue {
   readonly #options: BullMqTaskQueueOptions;
   readonly #connection: Redis;

@@ -43,6 +43,7 @@ interface Stored {
   bytes: number;
 }
 
+/** Tasks in this process's memory (the default): lost on restart and unseen by other instances. */
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, Stored>();
   readonly #owners = new Map<string, OwnerUsage>();

@@ -31,6 +31,7 @@ import {
 } from './task-listing.js';
 import { summarizeTask, type TaskSummary } from './task-summary.js';
 
+/** Where the store's Redis is, the key ring that seals its records, and its memory limits. */
 export interface RedisTaskStoreOptions {
   url: string;
   keyRing: KeyRing;
@@ -106,6 +107,7 @@ if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 if KEYS[2] ~= KEYS[1] then redis.call('HDEL', KEYS[2], ARGV[2]) end
 return 1`;
 
+/** Tasks in Redis, sealed at rest, shared by every instance of a fleet (docs/tasks.md). */
 export class RedisTaskStore implements TaskStore {
   readonly #redis: Redis;
   readonly #subscriber: Redis;

@@ -271,4 +271,5 @@ export function declaresTasks(clientCapabilities: ClientCapabilities): boolean {
   return isRecord(extensions) && isRecord(extensions[TASKS_EXTENSION]);
 }
 
+/** The tasks extension's identifier, as clients declare it in their capabilities' `extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

@@ -13,6 +13,7 @@ export interface ScheduleOptions {
 /** Advances one task; `jobId` is the same when a job is run again after its worker died. */
 export type TaskProcessor = (taskId: string, jobId: string) => Promise<void>;
 
+/** Runs task steps: `MemoryTaskQueue` in one process, `BullMqTaskQueue` across a fleet. */
 export interface TaskQueue {
   schedule(taskId: string, options: ScheduleOptions): Promise<void>;
   start(processor: TaskProcessor): void;

@@ -7,6 +7,7 @@ import { EngineError } from '../engine-error.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import type { TaskTimer } from '../round/index.js';
 
+/** A task's status on the wire (schema 2026-07-28 `TaskStatus`); the last three are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'cancelled' | 'failed';
 
 /** What the task is doing between requests: `idle` waits for answers or timers, with no job queued. */
@@ -27,6 +28,7 @@ export interface AskedQuestion {
   askedAt?: number;
 }
 
+/** One task as a `TaskStore` keeps it: its wire fields, its owner, and the machine's snapshot between steps. */
 export interface TaskRecord {
   taskId: string;
   /** Digest of the principal that created the task; every task request must match it. */

@@ -23,6 +23,10 @@ export interface TaskHead {
   ttlMs: number;
 }
 
+/**
+ * Where tasks are kept between steps: `MemoryTaskStore` for one instance, `RedisTaskStore` for a
+ * fleet. Every change to a record is atomic, since steps, updates and cancels race.
+ */
 export interface TaskStore {
   /**
    * Stores a new task; resolves only once every instance can read it (tasks.md: durably created).
