@@ -104,6 +104,17 @@ export interface BatonServer extends McpService {
  * A Baton server for your own process: the MCP service over HTTP (a Koa app), with every
  * dependency given in `options` and nothing read from the environment or printed. Call `listen`
  * to serve it, or mount `app` in your own HTTP server. For `baton serve`'s behaviour, use `serve`.
+ * @example
+ * ```ts
+ * import { createServer, parseKeyRing } from 'baton-mcp/server';
+ * import { tools } from './tools/index.js';
+ *
+ * // Nothing is read from the environment: every setting is an option.
+ * const baton = createServer({ tools, keyRing: parseKeyRing(process.env.BATON_KEYS) });
+ * const { server, url } = await baton.listen(3000, '127.0.0.1');
+ * console.log(`MCP endpoint: ${url}`);
+ * process.once('SIGTERM', () => server.close(() => void baton.close()));
+ * ```
  */
 export function createServer(options: BatonOptions): BatonServer {
   if (options.oauth && options.authenticate) {

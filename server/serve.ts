@@ -64,6 +64,16 @@ function warner(logger: Logger | undefined): (event: string, banner: string) => 
  * Serves tools over HTTP in one call, as `baton serve` does: settings read from the environment
  * (docs/configuration.md), each overridden by the option of the same meaning, the same start-up
  * warnings, and a `listening` line. Resolves once it listens.
+ * @example
+ * ```ts
+ * import { serve } from 'baton-mcp/server';
+ * import { tools } from './tools/index.js';
+ *
+ * // BATON_KEYS, PORT, HOST, BATON_TOKENS, … are read as `baton serve` reads them; options win.
+ * const serving = await serve({ tools, port: 3000 });
+ * console.log(`MCP endpoint: ${serving.url}`);
+ * process.once('SIGTERM', () => void serving.close());
+ * ```
  */
 export async function serve(options: ServeOptions): Promise<Serving> {
   return serveWithConfig(configFromEnvironment(options.env ?? process.env), options);

@@ -32,6 +32,14 @@ function ending(path: AnswerPath): string {
  * One mocha test per path of the tool's machine, each replayed through real rounds and checked
  * against where the plan says it ends, and a last test that every final state was reached. Call it
  * at the top level of a test file (it uses mocha's `describe` and `it`).
+ * @example
+ * ```ts
+ * // test/release.test.ts: one mocha test per path of the machine, and one that every final state is reached.
+ * import { describePaths } from 'baton-mcp/testing';
+ * import { releaseTool } from './tools/release.js';
+ *
+ * describePaths(releaseTool);
+ * ```
  */
 export function describePaths(tool: ToolDefinition, options: DescribePathsOptions = {}): void {
   const { describe, it } = globalThis as unknown as MochaGlobals;

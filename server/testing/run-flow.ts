@@ -70,6 +70,20 @@ function finalResult(run: RoundsRun): Pick<FlowRun, 'result' | 'error'> {
  * a task tool run as a task to its end. Questions are answered from `answers` (by key; a list
  * gives one answer per time asked), then the tool's `exampleAnswers`, then from their schemas.
  * Invoked actors run for real unless `options.actors` or the tool's `exampleActors` stand in.
+ * @example
+ * ```ts
+ * import { expect } from 'chai';
+ * import { accept, decline, runFlow } from 'baton-mcp/testing';
+ * import { releaseTool } from './tools/release.js';
+ *
+ * const run = await runFlow(
+ *   releaseTool,
+ *   { service: 'billing', version: '2.4.0' },
+ *   { window: accept({ window: 'tonight' }), confirm: decline() },
+ * );
+ * expect(run.outcome).to.equal('complete');
+ * expect(run.asked).to.deep.equal(['window', 'confirm']);
+ * ```
  */
 export async function runFlow(
   tool: ToolDefinition,

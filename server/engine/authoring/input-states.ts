@@ -215,6 +215,31 @@ export interface ProgressReport {
 /**
  * An action that reports progress to the client (spec, basic/patterns/progress), when the request
  * asked for it with a progressToken. Values must increase; the engine drops any that do not.
+ * @example
+ * ```ts
+ * import { fromPromise } from 'xstate';
+ * import { reportProgress, toolSetup } from 'baton-mcp';
+ *
+ * const build = toolSetup({
+ *   inputSchema: { type: 'object', properties: {} },
+ *   questions: {},
+ *   actors: { compile: fromPromise(async () => 'built') },
+ * });
+ *
+ * export const buildMachine = build.createMachine({
+ *   id: 'build',
+ *   initial: 'compiling',
+ *   context: {},
+ *   states: {
+ *     compiling: {
+ *       // Sent as notifications/progress when the call asked for progress (a progressToken).
+ *       entry: reportProgress({ progress: 1, total: 2, message: 'compiling' }),
+ *       invoke: { src: 'compile', onDone: 'done' },
+ *     },
+ *     done: { type: 'final', entry: reportProgress({ progress: 2, total: 2 }), output: 'built' },
+ *   },
+ * });
+ * ```
  */
 export function reportProgress<TContext = any, TEvent extends AnyEventObject = AnyEventObject>(
   report: Omit<ProgressReport, 'type'> | ((args: { context: TContext; event: TEvent }) => Omit<ProgressReport, 'type'>),

@@ -83,6 +83,17 @@ export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachi
  * A tool: a plain XState v5 machine with the name, description and schemas MCP clients see. The
  * machine's input is the call's validated `arguments`; the output of the final state it ends in is
  * the tool result. Prefer `toolSetup(…).defineTool`, which takes the schemas from the setup.
+ * @example
+ * ```ts
+ * import { defineTool, respondWith } from 'baton-mcp';
+ *
+ * export const echoTool = defineTool({
+ *   name: 'echo',
+ *   description: 'Answers with its arguments.',
+ *   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+ *   machine: respondWith('echo', (input: { text: string }) => input.text),
+ * });
+ * ```
  */
 // Returns the non-generic definition on purpose: lists of tools built from many machine types
 // would otherwise make TypeScript compare every machine's full type ("excessively deep").

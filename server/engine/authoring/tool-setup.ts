@@ -136,7 +136,41 @@ export type ToolSetup<
   TEventType extends string,
   TNames extends Names = Names,
 > = Omit<S, 'createMachine'> & {
-  /** One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`. */
+  /**
+   * One input-state builder per declared question: `ask.<key>({ onAccept, onDecline })`.
+   * @example
+   * ```ts
+   * import { assign } from 'xstate';
+   * import { toolSetup } from 'baton-mcp';
+   *
+   * const naming = toolSetup({
+   *   inputSchema: { type: 'object', properties: {} },
+   *   questions: {
+   *     name: {
+   *       kind: 'form',
+   *       message: 'Your name?',
+   *       schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+   *     },
+   *   },
+   *   types: {} as { context: { name: string } },
+   * });
+   *
+   * export const namingMachine = naming.createMachine({
+   *   id: 'naming',
+   *   initial: 'askName',
+   *   context: { name: '' },
+   *   states: {
+   *     // The same state as a plain question state, built by a call (which XState's editor cannot read).
+   *     askName: naming.ask.name({
+   *       onAccept: { target: 'named', actions: assign({ name: ({ event }) => event.content.name }) },
+   *       onDecline: 'anonymous', // and onCancel, unless given
+   *     }),
+   *     named: { type: 'final', output: ({ context }) => `Hello, ${context.name}.` },
+   *     anonymous: { type: 'final', output: 'Hello.' },
+   *   },
+   * });
+   * ```
+   */
   ask: AskBuilders<S, TQuestions, TNames>;
   /**
    * XState's `createMachine`, with targets, event names and question states checked, each
@@ -162,6 +196,49 @@ export type ToolSetup<
  * back a `createMachine` that types `input` and each answer's content from the schemas and checks
  * every target, event name and question state at compile time, the `ask.<key>` builders, and a
  * `defineTool` that reuses the schemas. Start every tool here.
+ * @example
+ * ```ts
+ * import { toolSetup } from 'baton-mcp';
+ *
+ * const approval = toolSetup({
+ *   inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+ *   questions: {
+ *     confirm: {
+ *       kind: 'form',
+ *       message: ({ context }) => `Approve ${context.amount}?`,
+ *       schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+ *     },
+ *   },
+ *   types: {} as { context: { amount: number } },
+ * });
+ *
+ * export const approvalTool = approval.defineTool({
+ *   name: 'approval',
+ *   description: 'Approves an amount.',
+ *   machine: approval.createMachine({
+ *     id: 'approval',
+ *     initial: 'confirm',
+ *     context: ({ input }) => ({ amount: input.amount }),
+ *     states: {
+ *       // A question is a plain state: the tag, the key it asks, a transition for each answer.
+ *       confirm: {
+ *         tags: ['baton.input'],
+ *         meta: { 'baton.input': { key: 'confirm' } },
+ *         on: {
+ *           'answer.confirm.accept': [
+ *             { guard: ({ event }) => event.content.ok, target: 'approved' },
+ *             { target: 'refused' },
+ *           ],
+ *           'answer.confirm.decline': 'refused',
+ *           'answer.confirm.cancel': 'refused',
+ *         },
+ *       },
+ *       approved: { type: 'final', output: ({ context }) => `Approved ${context.amount}.` },
+ *       refused: { type: 'final', output: 'Not approved.' },
+ *     },
+ *   }),
+ * });
+ * ```
  */
 export function toolSetup<
   const TQuestions extends Record<string, QuestionSpec<TContext>>,
