@@ -139,14 +139,14 @@ describe('XState editor tooling reads every tool whole (@xstate/machine-extracto
         .filter((name) => name.endsWith('.md'))
         .map((name) => `docs/${name}`),
     ];
-    const withMachines = docs.filter((doc) => /```ts\n[^`]*createMachine\(/.test(source(doc)));
+    const withMachines = docs.filter((doc) => /```ts[^\n]*\n[^`]*createMachine\(/.test(source(doc)));
 
     it('finds the machines of the README and the authoring guide', () => {
       expect(withMachines).to.include.members(['README.md', 'docs/authoring.md']);
     });
 
     for (const doc of withMachines) {
-      const blocks = [...source(doc).matchAll(/```ts\n([\s\S]*?)```/g)]
+      const blocks = [...source(doc).matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)]
         .map((match) => match[1]!)
         .filter((block) => block.includes('createMachine('));
       it(`${doc}: every state written is recovered, and every initial names one (${blocks.length} blocks)`, () => {

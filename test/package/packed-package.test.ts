@@ -13,7 +13,7 @@ import { packedInstall, REPO } from './packed-install.js';
 const TSC = join(REPO, 'node_modules', 'typescript', 'bin', 'tsc');
 
 /** The first tool of docs/authoring.md, as written there, so the page cannot drift from the package. */
-const GREET_TOOL = /```ts\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'authoring.md'), 'utf8'))![1]!;
+const GREET_TOOL = /```ts[^\n]*\n([\s\S]*?)```/.exec(readFileSync(join(REPO, 'docs', 'authoring.md'), 'utf8'))![1]!;
 
 /** The project's server, in TypeScript too, so baton-mcp/server's declarations are checked as well. */
 const SERVE = `import { serve } from 'baton-mcp/server';
