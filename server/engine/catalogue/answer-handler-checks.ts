@@ -5,6 +5,7 @@
  */
 import type { AnyStateMachine } from 'xstate';
 import { eachStateNode } from '../state-nodes.js';
+import { HOW_TO_ASK } from './how-to-ask.js';
 import { INPUT_META, type Question } from '../authoring/input-states.js';
 
 const ANSWER_EVENT = /^answer\.(.+)\.(accept|decline|cancel|result|unsupported|\*)$/;
@@ -46,7 +47,7 @@ export function answerHandlerProblems(label: string, machine: AnyStateMachine): 
       const near = closest(key, asked);
       const hint =
         near === undefined
-          ? 'No question of this machine asks anything: mark the input state with askForm/askUrl (or the baton.input meta).'
+          ? `No question of this machine asks anything. ${HOW_TO_ASK}`
           : `Did you mean "answer.${near}.…"? The questions ask ${[...asked].map((k) => `"${k}"`).join(', ')}.`;
       problems.push(
         `${label}, state "${node.id}": handles "${eventType}" but no question asks "${key}", so it can never run. ${hint}`,

@@ -8,6 +8,7 @@ import { getInitialSnapshot, type AnyStateMachine, type AnyStateNode } from 'xst
 import { DEFAULT_TIME_BUDGET_MS } from '../flow/flow-engine.js';
 import { missingImplementations } from './implementation-checks.js';
 import { answerHandlerProblems } from './answer-handler-checks.js';
+import { HOW_TO_ASK } from './how-to-ask.js';
 import { parallelDoneProblems } from './parallel-done-checks.js';
 import { eachStateNode } from '../state-nodes.js';
 import { answerEvent, INPUT_META, INPUT_TAG, type Question } from '../authoring/input-states.js';
@@ -41,14 +42,10 @@ function questionProblems(
   const question = (node.meta as Record<string, unknown> | undefined)?.[INPUT_META] as Question | undefined;
   const tagged = node.tags.includes(INPUT_TAG);
   if (!question && !tagged) return [];
-  if (!question)
-    return [`${where}: tagged "${INPUT_TAG}" but asks no question. Build it with askForm/askUrl/askSampling/askRoots.`];
-  if (!tagged)
-    return [`${where}: has a question but no "${INPUT_TAG}" tag. Build it with askForm/askUrl/askSampling/askRoots.`];
+  if (!question) return [`${where}: tagged "${INPUT_TAG}" but asks no question. ${HOW_TO_ASK}`];
+  if (!tagged) return [`${where}: has a question but no "${INPUT_TAG}" tag. ${HOW_TO_ASK}`];
   if (!QUESTION_KINDS.has(question.kind)) {
-    return [
-      `${where}: asks a question of unknown kind "${question.kind}". Build it with askForm/askUrl/askSampling/askRoots.`,
-    ];
+    return [`${where}: asks a question of unknown kind "${question.kind}". ${HOW_TO_ASK}`];
   }
   const problems: string[] = [];
   if (!INPUT_KEY.test(question.key ?? '')) {

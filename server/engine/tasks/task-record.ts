@@ -21,7 +21,7 @@ export interface JsonRpcErrorObject {
 
 /** One outstanding question: its wire key is unique over the task's life (tasks.md, MUST). */
 export interface AskedQuestion {
-  /** The machine's question key (the `key` of askForm & co). */
+  /** The machine's question key (the `key` of the question state's `baton.input` meta). */
   questionKey: string;
   request: InputRequest;
   /** When it was first asked under this key (ms since the epoch), for the console's timeline. */

@@ -68,6 +68,39 @@ describe('start-up checks', () => {
     });
   });
 
+  describe('question states', () => {
+    // The fix each message gives is the readable shape (tags + meta), not a helper call that
+    // XState's editor tooling cannot read.
+    const readableShape = "write its state as { tags: ['baton.input'], meta: { 'baton.input': { key: '<key>' } }";
+
+    it('refuses a state tagged as a question that asks none, saying how a question is written', () => {
+      const message = problemsOf({
+        initial: 'asking',
+        states: { asking: { tags: ['baton.input'], on: { go: 'done' } }, done: { type: 'final' } },
+      });
+      expect(message).to.include('tagged "baton.input" but asks no question');
+      expect(message).to.include(readableShape);
+      expect(message).to.not.include('askForm');
+    });
+
+    it('refuses a question without its tag, saying how a question is written', () => {
+      const untagged = { ...ask('why'), tags: [] };
+      const message = problemsOf({ initial: 'asking', states: { asking: untagged, done: { type: 'final' } } });
+      expect(message).to.include('has a question but no "baton.input" tag');
+      expect(message).to.include(readableShape);
+    });
+
+    it('refuses a handler for an answer when no question asks anything, saying how to ask', () => {
+      const message = problemsOf({
+        initial: 'waiting',
+        states: { waiting: { on: { 'answer.why.accept': 'done' } }, done: { type: 'final' } },
+      });
+      expect(message).to.include('No question of this machine asks anything');
+      expect(message).to.include(readableShape);
+      expect(message).to.not.include('askForm');
+    });
+  });
+
   describe('parallel states', () => {
     const regions = {
       a: { initial: 'asking', states: { asking: ask('a', {}), done: { type: 'final' } } },
