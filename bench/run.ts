@@ -24,6 +24,7 @@ import { loadRun, saveRun } from './saved-run.js';
 import { preparePythonEnv } from './targets/python-env.js';
 import { isPythonTarget } from './targets/target-catalogue.js';
 import { killAllTargets, spawnTarget, type SpawnOptions, type TargetHandle } from './targets/target-handle.js';
+import { redisUsageText } from './tasks/redis-usage.js';
 
 function log(line: string): void {
   process.stdout.write(`bench: ${line}\n`);
@@ -144,10 +145,22 @@ async function measureTasks(
       `${f.perSecond.toFixed(0)} ${what}/s (p99 ${f.p99Ms.toFixed(1)} ms)`;
     for (const r of results) {
       log(`tasks (${r.store}) ${rate(r.creates, 'created')}, ${rate(r.gets, 'tasks/get')}`);
+      for (const [what, figures] of [
+        ['create', r.creates],
+        ['tasks/get', r.gets],
+      ] as const) {
+        if (figures.redisPerOp) log(`tasks (${r.store}) Redis per ${what}: ${redisUsageText(figures.redisPerOp)}`);
+      }
       if (r.floor) {
         log(
           `tasks floor: BullMQ ${rate(r.floor.jobs, 'jobs added and completed')}, ${rate(r.floor.hashReads, 'HMGET')}`,
         );
+        for (const [what, figures] of [
+          ['job', r.floor.jobs],
+          ['HMGET', r.floor.hashReads],
+        ] as const) {
+          if (figures.redisPerOp) log(`tasks floor: Redis per ${what}: ${redisUsageText(figures.redisPerOp)}`);
+        }
       }
       const errors = r.creates.errors + r.gets.errors + (r.floor ? r.floor.jobs.errors + r.floor.hashReads.errors : 0);
       if (errors > 0) failures.push(`tasks (${r.store}): ${errors} errors`);

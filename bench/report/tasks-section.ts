@@ -30,7 +30,16 @@ export function floorRow(what: string, floorWhat: string, baton: OpFigures, floo
     `**${times(baton.perSecond / floor.perSecond)}**`,
     `${n(baton.cpuMicrosPerOp ?? NaN)} / ${n(floor.cpuMicrosPerOp ?? NaN)} (${ratio(baton.cpuMicrosPerOp, floor.cpuMicrosPerOp)})`,
     `${n(baton.redisCpuMicrosPerOp ?? NaN)} / ${n(floor.redisCpuMicrosPerOp ?? NaN)} (${ratio(baton.redisCpuMicrosPerOp, floor.redisCpuMicrosPerOp)})`,
+    `${n(baton.redisPerOp?.commands ?? NaN, 1)} / ${n(floor.redisPerOp?.commands ?? NaN, 1)} (${ratio(baton.redisPerOp?.commands, floor.redisPerOp?.commands)})`,
+    `${n(baton.redisPerOp?.bytes ?? NaN)} / ${n(floor.redisPerOp?.bytes ?? NaN)} (${ratio(baton.redisPerOp?.bytes, floor.redisPerOp?.bytes)})`,
   ];
+}
+
+/** Which commands an operation sends, per operation: where a shrink of its Redis cost would come from. */
+function commandMix(what: string, figures: OpFigures): string {
+  const mix = figures.redisPerOp?.mix;
+  if (!mix || mix.length === 0) return '';
+  return `- ${what}: ${mix.map(([name, perOp]) => `\`${name}\` ${perOp.toFixed(2)}`).join(', ')}`;
 }
 
 function tasksProfile(): string {
@@ -76,6 +85,8 @@ ${table(
     'Baton ÷ floor',
     'CPU µs, this process: Baton / floor',
     'CPU µs, Redis: Baton / floor',
+    'Redis commands per op: Baton / floor',
+    'Redis bytes per op: Baton / floor',
   ],
   [
     floorRow(
@@ -87,6 +98,19 @@ ${table(
     floorRow('`tasks/get`', 'HMGET rev body of the task hash', redis.gets, redis.floor.hashReads),
   ],
 )}
+
+Redis commands and bytes per operation come from redis-server's own counters (\`INFO commandstats\`,
+\`INFO stats\`: bytes read and written), read before and after each phase: they read the same on a
+loaded machine as on a quiet one. The commands each operation sends, per operation:
+
+${[
+  commandMix('create a task', redis.creates),
+  commandMix('`tasks/get`', redis.gets),
+  commandMix('floor: BullMQ job added and completed', redis.floor.jobs),
+  commandMix('floor: HMGET', redis.floor.hashReads),
+]
+  .filter(Boolean)
+  .join('\n')}
 
 The floor sends no HTTP: each of Baton's operations is an HTTP request and reply on top, which on
 bare Koa alone costs its server ${n(floorKoa)} µs of CPU in this run (the MRTR floor above, median over

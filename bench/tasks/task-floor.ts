@@ -12,7 +12,7 @@
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { performance } from 'node:perf_hooks';
-import { load, TASK_CLIENTS, type OpFigures } from './task-load.js';
+import { load, TASK_CLIENTS, type OpFigures, type RedisProbe } from './task-load.js';
 
 export interface TaskFloor {
   /** BullMQ: add an empty job, and a worker completes it. */
@@ -23,7 +23,7 @@ export interface TaskFloor {
 
 const QUEUE = 'bench-floor';
 
-async function measureJobs(url: string, seconds: number, redisPid: number | undefined) {
+async function measureJobs(url: string, seconds: number, redis: RedisProbe | undefined) {
   const connection = new Redis(url, { maxRetriesPerRequest: null });
   connection.on('error', () => {});
   const queue = new Queue(QUEUE, { connection });
@@ -50,7 +50,7 @@ async function measureJobs(url: string, seconds: number, redisPid: number | unde
     await load(0.3, add); // warm-up
     const before = completed;
     const started = performance.now();
-    const figures = await load(seconds, add, redisPid, 'floor-jobs');
+    const figures = await load(seconds, add, redis, 'floor-jobs');
     const completedPerSecond = (completed - before) / ((performance.now() - started) / 1000);
     return { ...figures, perSecond: Math.min(figures.perSecond, completedPerSecond), completedPerSecond };
   } finally {
@@ -62,18 +62,18 @@ async function measureJobs(url: string, seconds: number, redisPid: number | unde
   }
 }
 
-async function measureHashReads(url: string, keys: string[], seconds: number, redisPid: number | undefined) {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
-  redis.on('error', () => {});
+async function measureHashReads(url: string, keys: string[], seconds: number, redis: RedisProbe | undefined) {
+  const reader = new Redis(url, { maxRetriesPerRequest: 2 });
+  reader.on('error', () => {});
   try {
     const read = async (n: number) => {
-      const [rev, body] = await redis.hmget(keys[n % keys.length]!, 'rev', 'body');
+      const [rev, body] = await reader.hmget(keys[n % keys.length]!, 'rev', 'body');
       return rev !== null && body !== null;
     };
     await load(0.3, read); // warm-up
-    return await load(seconds, read, redisPid, 'floor-hash-reads');
+    return await load(seconds, read, redis, 'floor-hash-reads');
   } finally {
-    redis.disconnect();
+    reader.disconnect();
   }
 }
 
@@ -82,10 +82,10 @@ export async function measureTaskFloor(
   url: string,
   taskKeys: string[],
   seconds: number,
-  redisPid?: number,
+  redis?: RedisProbe,
 ): Promise<TaskFloor> {
   if (taskKeys.length === 0) throw new Error('no stored task to read: the Redis run created none');
-  const jobs = await measureJobs(url, seconds, redisPid);
-  const hashReads = await measureHashReads(url, taskKeys, seconds, redisPid);
+  const jobs = await measureJobs(url, seconds, redis);
+  const hashReads = await measureHashReads(url, taskKeys, seconds, redis);
   return { jobs, hashReads };
 }

@@ -4,8 +4,10 @@
  * client and, for Baton, the server, which run here together), and Redis's, read from /proc.
  */
 import { performance } from 'node:perf_hooks';
+import type { Redis } from 'ioredis';
 import { procUsage } from '../targets/proc-usage.js';
 import { profilePhase } from './phase-profiler.js';
+import { readRedisUsage, usagePerOp, type RedisUsagePerOp } from './redis-usage.js';
 
 export const TASK_CLIENTS = 16;
 
@@ -18,6 +20,14 @@ export interface OpFigures {
   cpuMicrosPerOp?: number;
   /** CPU of redis-server per successful operation, in µs (with Redis, where /proc can be read). */
   redisCpuMicrosPerOp?: number;
+  /** Commands and bytes redis-server served per successful operation (with Redis). */
+  redisPerOp?: RedisUsagePerOp;
+}
+
+/** The Redis an operation runs against: its PID for CPU, a client for its command counters. */
+export interface RedisProbe {
+  pid?: number | undefined;
+  client?: Redis;
 }
 
 export function percentile(sorted: number[], p: number): number {
@@ -41,17 +51,17 @@ function redisCpu(pid: number | undefined): number | undefined {
 export function load(
   seconds: number,
   one: (n: number) => Promise<boolean>,
-  redisPid?: number,
+  redis?: RedisProbe,
   phase?: string,
 ): Promise<OpFigures> {
-  const run = () => measureLoad(seconds, one, redisPid);
+  const run = () => measureLoad(seconds, one, redis);
   return phase ? profilePhase(phase, run) : run();
 }
 
 async function measureLoad(
   seconds: number,
   one: (n: number) => Promise<boolean>,
-  redisPid: number | undefined,
+  redis: RedisProbe | undefined,
 ): Promise<OpFigures> {
   const latencies: number[] = [];
   let errors = 0;
@@ -59,7 +69,8 @@ async function measureLoad(
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
   const cpuStart = process.cpuUsage();
-  const redisStart = redisCpu(redisPid);
+  const usageStart = redis?.client ? await readRedisUsage(redis.client) : undefined;
+  const redisStart = redisCpu(redis?.pid);
   await Promise.all(
     Array.from({ length: TASK_CLIENTS }, async () => {
       while (performance.now() < end) {
@@ -72,7 +83,8 @@ async function measureLoad(
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
-  const redisEnd = redisCpu(redisPid);
+  const redisEnd = redisCpu(redis?.pid);
+  const usageEnd = redis?.client ? await readRedisUsage(redis.client) : undefined;
   latencies.sort((a, b) => a - b);
   const done = latencies.length - errors;
   return {
@@ -84,5 +96,6 @@ async function measureLoad(
     ...(done > 0 && redisStart !== undefined && redisEnd !== undefined
       ? { redisCpuMicrosPerOp: (redisEnd - redisStart) / done }
       : {}),
+    ...(done > 0 && usageStart && usageEnd ? { redisPerOp: usagePerOp(usageStart, usageEnd, done) } : {}),
   };
 }

@@ -10,12 +10,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import { createConnection, createServer as createNetServer } from 'node:net';
+import { Redis } from 'ioredis';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
 import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger, TASKS_EXTENSION } from '../../server/engine/index.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { benchTaskTool } from '../tools/bench-task.js';
 import { measureTaskFloor, type TaskFloor } from './task-floor.js';
-import { load, TASK_CLIENTS, type OpFigures } from './task-load.js';
+import { load, TASK_CLIENTS, type OpFigures, type RedisProbe } from './task-load.js';
 import { keepAliveAgent, post as postRequest, type PostTarget } from '../load/http-post.js';
 
 export interface TaskThroughput {
@@ -66,7 +67,7 @@ async function measureWith(
   store: TaskThroughput['store'],
   tasks: TaskOptions,
   seconds: number,
-  redisPid?: number,
+  redis?: RedisProbe,
 ): Promise<TaskThroughput & { ids: string[] }> {
   const baton = createServer({
     tools: [benchTaskTool],
@@ -92,7 +93,7 @@ async function measureWith(
       return typeof taskId === 'string';
     };
     await load(0.3, call); // warm-up
-    const creates = await load(seconds, call, redisPid, `${store}-create`);
+    const creates = await load(seconds, call, redis, `${store}-create`);
     const gets = await load(
       seconds,
       async (n) => {
@@ -100,7 +101,7 @@ async function measureWith(
         const body = await post(agent, target, n, 'tasks/get', { taskId }, taskId);
         return body.result?.status === 'input_required' || body.result?.status === 'working';
       },
-      redisPid,
+      redis,
       `${store}-get`,
     );
     return { store, creates, gets, ids };
@@ -125,7 +126,7 @@ function freePort(): Promise<number> {
 
 async function withRedis<T>(
   cpus: string | undefined,
-  run: (url: string, pid: number | undefined) => Promise<T>,
+  run: (url: string, probe: RedisProbe) => Promise<T>,
 ): Promise<T | undefined> {
   if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
   const port = await freePort();
@@ -145,7 +146,15 @@ async function withRedis<T>(
       if (up) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    return await run(`redis://127.0.0.1:${port}`, child.pid);
+    const url = `redis://127.0.0.1:${port}`;
+    // Its own connection: the counters it reads (INFO) are left out of what is counted.
+    const client = new Redis(url, { maxRetriesPerRequest: 2 });
+    client.on('error', () => {});
+    try {
+      return await run(url, { pid: child.pid, client });
+    } finally {
+      client.disconnect();
+    }
   } finally {
     child.kill('SIGKILL');
   }
@@ -158,19 +167,19 @@ async function withRedis<T>(
 export async function measureTaskThroughput(seconds: number, redisCpus?: string): Promise<TaskThroughput[]> {
   const { ids: _ids, ...memory } = await measureWith('memory', {}, seconds);
   const results: TaskThroughput[] = [memory];
-  const redis = await withRedis(redisCpus, async (url, pid) => {
+  const redis = await withRedis(redisCpus, async (url, probe) => {
     const keyRing = new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]);
     const { ids, ...baton } = await measureWith(
       'redis',
       { store: new RedisTaskStore({ url, keyRing, prefix: TASK_PREFIX }), queue: new BullMqTaskQueue({ url }) },
       seconds,
-      pid,
+      probe,
     );
     const floor = await measureTaskFloor(
       url,
       ids.map((id) => TASK_PREFIX + id),
       seconds,
-      pid,
+      probe,
     );
     return { ...baton, floor };
   });

@@ -29,7 +29,10 @@ describe('bench task floor', function () {
     const keys = Array.from({ length: 20 }, (_, i) => `bench:task:t${i}`);
     for (const key of keys) await seed.hset(key, 'rev', '1', 'body', 'x'.repeat(600));
     seed.disconnect();
-    const floor = await measureTaskFloor(redis!.url, keys, 0.3, redis!.pid);
+    const client = new Redis(redis!.url);
+    const floor = await measureTaskFloor(redis!.url, keys, 0.3, { pid: redis!.pid, client }).finally(() =>
+      client.disconnect(),
+    );
     expect(floor.jobs.errors).to.equal(0);
     // Jobs count only once a worker completed them.
     expect(floor.jobs.completedPerSecond).to.be.greaterThan(0);
@@ -38,6 +41,11 @@ describe('bench task floor', function () {
     expect(floor.hashReads.perSecond).to.be.greaterThan(floor.jobs.perSecond);
     expect(floor.hashReads.cpuMicrosPerOp).to.be.greaterThan(0);
     if (hasProcUsage()) expect(floor.hashReads.redisCpuMicrosPerOp).to.be.greaterThan(0);
+    // Counted from Redis's own counters: a read is one HMGET, and nothing else.
+    expect(floor.hashReads.redisPerOp!.commands).to.be.closeTo(1, 0.05);
+    expect(floor.hashReads.redisPerOp!.mix[0]![0]).to.equal('hmget');
+    expect(floor.hashReads.redisPerOp!.bytes).to.be.greaterThan(600);
+    expect(floor.jobs.redisPerOp!.commands).to.be.greaterThan(1);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(openSockets(redis!.port)).to.equal(0);
   });

@@ -3,24 +3,34 @@ import { floorRow, tasksSection } from '../../bench/report/tasks-section.js';
 import type { OpFigures } from '../../bench/tasks/task-load.js';
 import type { TaskThroughput } from '../../bench/tasks/task-throughput.js';
 
-const op = (perSecond: number, cpu: number, redis?: number): OpFigures => ({
+const op = (
+  perSecond: number,
+  cpu: number,
+  redis?: number,
+  perOp?: { commands: number; bytes: number; mix: Array<[string, number]> },
+): OpFigures => ({
   perSecond,
   p50Ms: 1,
   p99Ms: 5,
   errors: 0,
   cpuMicrosPerOp: cpu,
   ...(redis === undefined ? {} : { redisCpuMicrosPerOp: redis }),
+  ...(perOp === undefined ? {} : { redisPerOp: perOp }),
 });
 
 describe('bench report, tasks against their floor', () => {
-  it('puts Baton and the floor side by side: rates, their ratio, and CPU per operation in each process', () => {
-    expect(floorRow('create', 'add a job', op(500, 1700, 330), op(2500, 136, 100))).to.deep.equal([
+  it('puts Baton and the floor side by side: rates, their ratio, CPU, Redis commands and bytes per operation', () => {
+    const baton = op(500, 1700, 330, { commands: 24, bytes: 9000, mix: [['evalsha', 6]] });
+    const floor = op(2500, 136, 100, { commands: 8, bytes: 1500, mix: [['evalsha', 3]] });
+    expect(floorRow('create', 'add a job', baton, floor)).to.deep.equal([
       'create',
       'add a job',
       '500 / 2,500',
       '**0.20x**',
       '1,700 / 136 (12.50x)',
       '330 / 100 (3.30x)',
+      '24.0 / 8.0 (3.00x)',
+      '9,000 / 1,500 (6.00x)',
     ]);
     // A small ratio keeps three decimals rather than rounding to 0.02x.
     expect(floorRow('get', 'HMGET', op(900, 740), op(50_000, 16))[3]).to.equal('**0.018x**');
@@ -30,7 +40,14 @@ describe('bench report, tasks against their floor', () => {
     const memory: TaskThroughput = { store: 'memory', creates: op(500, 1500), gets: op(2000, 300) };
     const redis: TaskThroughput = {
       store: 'redis',
-      creates: op(500, 1700, 330),
+      creates: op(500, 1700, 330, {
+        commands: 24,
+        bytes: 9000,
+        mix: [
+          ['evalsha', 6],
+          ['hset', 2.5],
+        ],
+      }),
       gets: op(900, 740, 125),
       floor: { jobs: { ...op(2500, 136, 100), completedPerSecond: 2500 }, hashReads: op(50_000, 16, 11) },
     };
@@ -40,6 +57,8 @@ describe('bench report, tasks against their floor', () => {
     const withFloor = tasksSection([memory, redis], []);
     expect(withFloor).to.contain('### Against their floor on the same Redis');
     expect(withFloor).to.contain('| Redis + BullMQ | 500 | 5.0 | 1,700 / 330 |');
+    // The commands a create sends, by name: where a shrink would come from.
+    expect(withFloor).to.contain('- create a task: `evalsha` 6.00, `hset` 2.50');
     expect(tasksSection([], [])).to.equal('');
   });
 });
