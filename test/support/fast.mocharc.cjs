@@ -23,6 +23,7 @@ const SLOW = [
   'test/cli/worker-cluster.test.ts',
   'test/docs-site/docs-command.test.ts',
   'test/engine/tasks/job-runs.test.ts',
+  'test/engine/tasks/redis-owner-ledger.test.ts',
   'test/engine/tasks/redis-task-listing.test.ts',
   'test/engine/tasks/redis-task-store.test.ts',
   'test/engine/xstate/children.test.ts',

@@ -58,18 +58,23 @@ while #out < want * 2 do
 end
 return out`;
 
+export type IndexRedis = Redis & { batonTaskPage(...args: string[]): Promise<string[]> };
+
+/** Makes the index's page script a command of `redis`, run by its digest (EVALSHA). */
+export function defineIndexCommands(redis: Redis): void {
+  redis.defineCommand('batonTaskPage', { numberOfKeys: 1, lua: PAGE });
+}
+
 /** The next `count` index entries after `after` (or from the newest), changed within [min, max]. */
 export async function readIndex(
-  redis: Redis,
+  redis: IndexRedis,
   key: string,
   options: { after: ListPosition | undefined; count: number; min: number; max: number },
 ): Promise<ListPosition[]> {
   const { after, count, min, max } = options;
   const fromAfter = after !== undefined && after.changedAt <= max;
   const top = fromAfter ? after.changedAt : max;
-  const flat = (await redis.eval(
-    PAGE,
-    1,
+  const flat = (await redis.batonTaskPage(
     key,
     String(top),
     fromAfter ? after.taskId : '',

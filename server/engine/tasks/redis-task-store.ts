@@ -20,7 +20,16 @@ import {
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, type TaskQuotas } from './task-quotas.js';
 import { DEFAULT_MAX_MEMORY_FRACTION, RedisMemoryWatch } from './redis-memory-watch.js';
-import { INDEX_ON_CREATE, INDEX_ON_UPDATE, indexKeys, pruneIndex, readIndex } from './redis-task-index.js';
+import {
+  defineIndexCommands,
+  type IndexRedis,
+  INDEX_ON_CREATE,
+  INDEX_ON_UPDATE,
+  indexKeys,
+  pruneIndex,
+  readIndex,
+} from './redis-task-index.js';
+import { LEDGER_LUA, ledgerKeys } from './redis-owner-ledger.js';
 import {
   encodeCursor,
   matchesQuery,
@@ -61,55 +70,70 @@ export const RECORD_BOUNDS = { maxLength: 8 * 1024 * 1024, inflationRatio: Numbe
 const MAX_CAS_ATTEMPTS = 50;
 
 // Creates the hash only if the task does not exist, with its deletion time, its sealed head
-// (ARGV[9]) and its owner (ARGV[10], a digest) for freeing its ledger entry if it cannot be read. With an owner, the
-// owner's ledger (KEYS[2]: task id -> "L|T:<bytes>:<deleteAfter>", L live, T terminal) is
-// checked against the quotas (ARGV[6] = '1') and the task entered in it, in the same atomic step.
-// It enters the task in the list's index too (KEYS[3], KEYS[4]: redis-task-index.ts).
-const CREATE = `
+// (ARGV[9]) and its owner (ARGV[10], a digest) for freeing its ledger entry if it cannot be read.
+// With an owner (ARGV[3], the task id), the task is entered in the owner's ledger (KEYS[2], its
+// totals KEYS[5], its expiry set KEYS[6]: redis-owner-ledger.ts), and with quotas (ARGV[6] = '1')
+// checked against them first, in the same atomic step. It enters the task in the list's index too
+// (KEYS[3], KEYS[4]: redis-task-index.ts).
+const CREATE = `${LEDGER_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
 local now = tonumber(ARGV[5])
 if ARGV[6] == '1' then
-  local live, held = 0, 0
-  local entries = redis.call('HGETALL', KEYS[2])
-  for i = 1, #entries, 2 do
-    local kind, size, expires = string.match(entries[i + 1], '^(%a):(%d+):(%d+)$')
-    if kind == nil or tonumber(expires) <= now then
-      redis.call('HDEL', KEYS[2], entries[i])
-    else
-      held = held + tonumber(size)
-      if kind == 'L' then live = live + 1 end
-    end
-  end
+  local live, held = totals(KEYS[2], KEYS[5], KEYS[6], now)
   if live + 1 > tonumber(ARGV[7]) then return {-1, live, held} end
   if held + tonumber(ARGV[4]) > tonumber(ARGV[8]) then return {-2, live, held} end
 end
 redis.call('HSET', KEYS[1], 'rev', '1', 'body', ARGV[1], 'head', ARGV[9], 'owner', ARGV[10])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[2], ARGV[3], 'L:' .. ARGV[4] .. ':' .. ARGV[2])
+  enter(KEYS[2], KEYS[5], KEYS[6], ARGV[3], 'L:' .. ARGV[4] .. ':' .. ARGV[2])
   local pttl = redis.call('PTTL', KEYS[2])
-  if pttl < 0 or now + pttl < tonumber(ARGV[2]) then redis.call('PEXPIREAT', KEYS[2], ARGV[2]) end
+  if pttl < 0 or now + pttl < tonumber(ARGV[2]) then
+    redis.call('PEXPIREAT', KEYS[2], ARGV[2])
+    redis.call('PEXPIREAT', KEYS[6], ARGV[2])
+  end
 end
 ${INDEX_ON_CREATE}
 return {1}`;
 // Replaces the body only if nobody changed it since it was read; keeps the owner's ledger entry
-// (KEYS[2], field ARGV[4]) and the task's place in the list (redis-task-index.ts) in step.
-const COMPARE_AND_SET = `
+// (KEYS[2], field ARGV[4]; totals KEYS[4], expiry set KEYS[5]) and the task's place in the list
+// (KEYS[3], redis-task-index.ts) in step.
+const COMPARE_AND_SET = `${LEDGER_LUA}
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
-if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then redis.call('HSET', KEYS[2], ARGV[4], ARGV[5]) end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then enter(KEYS[2], KEYS[4], KEYS[5], ARGV[4], ARGV[5]) end
 ${INDEX_ON_UPDATE}
 return 1`;
 // Frees the entry of a record that does not open (KEYS[1], if still at rev ARGV[1]) in its
-// owner's ledger (KEYS[2], field ARGV[2]), so it no longer holds its owner's live-task slot.
-const RELEASE = `
+// owner's ledger (KEYS[2], field ARGV[2]; totals KEYS[3], expiry set KEYS[4]), so it no longer
+// holds its owner's live-task slot.
+const RELEASE = `${LEDGER_LUA}
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
-if KEYS[2] ~= KEYS[1] then redis.call('HDEL', KEYS[2], ARGV[2]) end
+if KEYS[2] ~= KEYS[1] then leave(KEYS[2], KEYS[3], KEYS[4], ARGV[2]) end
 return 1`;
+
+/**
+ * The store's scripts as commands of its connection: sent once, then run by their digest
+ * (EVALSHA; ioredis loads a script again if Redis lost it), not resent whole with every call.
+ */
+type ScriptedRedis = IndexRedis & {
+  batonTaskCreate(...args: string[]): Promise<number[]>;
+  batonTaskSet(...args: string[]): Promise<number>;
+  batonTaskRelease(...args: string[]): Promise<number>;
+};
+
+function scriptedRedis(url: string): ScriptedRedis {
+  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  redis.defineCommand('batonTaskCreate', { numberOfKeys: 6, lua: CREATE });
+  redis.defineCommand('batonTaskSet', { numberOfKeys: 5, lua: COMPARE_AND_SET });
+  redis.defineCommand('batonTaskRelease', { numberOfKeys: 4, lua: RELEASE });
+  defineIndexCommands(redis);
+  return redis as ScriptedRedis;
+}
 
 /** Tasks in Redis, sealed at rest, shared by every instance of a fleet (docs/tasks.md). */
 export class RedisTaskStore implements TaskStore {
-  readonly #redis: Redis;
+  readonly #redis: ScriptedRedis;
   readonly #subscriber: Redis;
   readonly #keyRing: KeyRing;
   readonly #prefix: string;
@@ -122,7 +146,7 @@ export class RedisTaskStore implements TaskStore {
   #quotas: TaskQuotas | undefined;
 
   constructor(options: RedisTaskStoreOptions) {
-    this.#redis = new Redis(options.url, { maxRetriesPerRequest: 2 });
+    this.#redis = scriptedRedis(options.url);
     this.#subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
     // Connection errors surface on each command; without a listener ioredis logs every retry.
     this.#redis.on('error', () => {});
@@ -159,13 +183,15 @@ export class RedisTaskStore implements TaskStore {
       if (full) throw full;
     }
     const owner = record.owner;
-    const [created, live, held] = (await this.#redis.eval(
-      CREATE,
-      4,
-      this.#key(record.taskId),
-      owner ? this.#ownerKey(owner) : this.#key(record.taskId),
+    const ledger = owner ? this.#ledgerKeys(owner) : undefined;
+    const taskKey = this.#key(record.taskId);
+    const [created, live, held] = await this.#redis.batonTaskCreate(
+      taskKey,
+      ledger?.ledger ?? taskKey,
       this.#index.changed,
       this.#index.expires,
+      ledger?.sum ?? taskKey,
+      ledger?.expiry ?? taskKey,
       body,
       String(deleteAfter(record)),
       owner ? record.taskId : '',
@@ -178,7 +204,7 @@ export class RedisTaskStore implements TaskStore {
       owner ?? '',
       record.taskId,
       String(record.lastUpdatedAt),
-    )) as number[];
+    );
     if (created === 1) return;
     if (created === 0) throw new Error(`task ${record.taskId} exists`);
     throw admissionProblem({ live: live!, bytes: held! }, body.length, quotas!)!;
@@ -225,12 +251,14 @@ export class RedisTaskStore implements TaskStore {
         throw recordTooLarge(body.length, this.#quotas.recordBytes);
       }
       const owner = next.owner;
-      const stored = await this.#redis.eval(
-        COMPARE_AND_SET,
-        3,
-        this.#key(taskId),
-        owner ? this.#ownerKey(owner) : this.#key(taskId),
+      const ledger = owner ? this.#ledgerKeys(owner) : undefined;
+      const taskKey = this.#key(taskId);
+      const stored = await this.#redis.batonTaskSet(
+        taskKey,
+        ledger?.ledger ?? taskKey,
         this.#index.changed,
+        ledger?.sum ?? taskKey,
+        ledger?.expiry ?? taskKey,
         rev,
         String(Number(rev) + 1),
         body,
@@ -306,9 +334,10 @@ export class RedisTaskStore implements TaskStore {
     return this.#prefix + taskId;
   }
 
-  /** The owner's ledger; task ids never hold a colon, so it cannot be mistaken for a task. */
-  #ownerKey(owner: string): string {
-    return `${this.#prefix}owner:${owner}`;
+  /** The owner's ledger and its totals; task ids never hold a colon, so none is mistaken for a task. */
+  #ledgerKeys(owner: string): { ledger: string; sum: string; expiry: string } {
+    const ledger = `${this.#prefix}owner:${owner}`;
+    return { ledger, ...ledgerKeys(ledger) };
   }
 
   /**
@@ -354,7 +383,10 @@ export class RedisTaskStore implements TaskStore {
       sealedBytes: body.length,
     });
     if (!owner) return;
-    await this.#redis.eval(RELEASE, 2, this.#key(taskId), this.#ownerKey(owner), rev, taskId).catch(() => {});
+    const ledger = this.#ledgerKeys(owner);
+    await this.#redis
+      .batonTaskRelease(this.#key(taskId), ledger.ledger, ledger.sum, ledger.expiry, rev, taskId)
+      .catch(() => {});
   }
 
   /** The record sealed, or a TaskLimitError when it is over the size every instance can read back. */
