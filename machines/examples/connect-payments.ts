@@ -39,6 +39,7 @@ function connectSetup(deps: ConnectPaymentsDeps) {
       required: ['provider'],
       additionalProperties: false,
     },
+    // #region url-question
     questions: {
       link: {
         kind: 'url',
@@ -51,6 +52,7 @@ function connectSetup(deps: ConnectPaymentsDeps) {
         subject: ({ context }) => context.connectionId,
       },
     },
+    // #endregion url-question
     types: {} as { context: ConnectContext },
     actors: {
       lookupSecret: fromPromise<{ last4: string } | undefined, { connectionId: string }>(({ input }) =>

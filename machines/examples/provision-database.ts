@@ -89,6 +89,7 @@ export const provisionMachine = provision.createMachine({
   initial: 'collect',
   context: ({ input }) => ({ ...input, size: null, region: null, problem: null, databaseUrl: null }),
   states: {
+    // #region parallel-questions
     collect: {
       type: 'parallel',
       onDone: 'checking',
@@ -131,6 +132,7 @@ export const provisionMachine = provision.createMachine({
         },
       },
     },
+    // #endregion parallel-questions
     checking: {
       invoke: {
         src: 'checkQuota',
@@ -180,6 +182,7 @@ export const provisionMachine = provision.createMachine({
       type: 'final',
       output: ({ context }) => `Provisioning for ${context.project} cancelled: nothing was created.`,
     },
+    // #region error-result
     failed: {
       type: 'final',
       output: ({ context }) => ({
@@ -187,6 +190,7 @@ export const provisionMachine = provision.createMachine({
         isError: true,
       }),
     },
+    // #endregion error-result
   },
 });
 
@@ -198,6 +202,7 @@ export const provisionDatabaseTool = provision.defineTool({
   annotations: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
   machine: provisionMachine,
   exampleArguments: { project: 'atlas' },
+  // #region more-examples
   examples: [
     {
       title: 'a large database in ap-south is refused, so only the region is asked again',
@@ -211,6 +216,7 @@ export const provisionDatabaseTool = provision.defineTool({
       },
     },
   ],
+  // #endregion more-examples
   // The quota check only reads; provisioning is an effect the docs replace.
   safeActors: ['checkQuota'],
   exampleActors: { provision: exampleProvision },

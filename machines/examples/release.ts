@@ -17,7 +17,9 @@
 import { assign } from 'xstate';
 import { toolSetup } from '../../server/engine/index.js';
 import { exampleDeploy, simulatedDeploy } from './release-deploy.js';
+// #region kept-version-import
 import { releaseV1Machine } from './release.v1.js';
+// #endregion kept-version-import
 
 export { simulatedDeploy, type DeployInput } from './release-deploy.js';
 
@@ -74,7 +76,9 @@ const release = toolSetup({
   actors: { deploy: simulatedDeploy },
   guards: {
     breaking: ({ context }) => context.breaking === true,
+    // #region confirmed-guard
     confirmed: ({ event }) => event.type === 'answer.confirm.accept' && event.content.confirm,
+    // #endregion confirmed-guard
   },
 });
 
@@ -108,6 +112,7 @@ export const releaseMachine = release.createMachine({
         'answer.changelog.cancel': 'cancelled',
       },
     },
+    // #region confirm-question
     confirm: {
       // Confirming deploys: a resent confirmation must never deploy twice (baton.singleUse).
       tags: ['baton.input', 'baton.singleUse'],
@@ -118,6 +123,7 @@ export const releaseMachine = release.createMachine({
         'answer.confirm.cancel': 'cancelled',
       },
     },
+    // #endregion confirm-question
     deploying: {
       invoke: {
         src: 'deploy',
@@ -160,9 +166,11 @@ export const releaseTool = release.defineTool({
   description:
     'Deploy a version of a service: asks for a release window, for a breaking release the changelog, asks for confirmation, then deploys. Declining at any step deploys nothing.',
   annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  // #region kept-version
   machine: releaseMachine,
   // Flows version 1 started finish on it (release.v1.ts).
   versions: [{ machine: releaseV1Machine, label: 'v1' }],
+  // #endregion kept-version
   exampleArguments: { service: 'billing', version: '2.4.0' },
   examples: [
     {

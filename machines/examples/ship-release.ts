@@ -196,6 +196,7 @@ export const shipReleaseMachine = ship.createMachine({
   },
 });
 
+// #region task-tool
 export const shipReleaseTool = ship.defineTool({
   name: 'ship-release',
   title: 'Ship a release (long-running)',
@@ -204,6 +205,7 @@ export const shipReleaseTool = ship.defineTool({
   annotations: { destructiveHint: true, idempotentHint: false, openWorldHint: true },
   machine: shipReleaseMachine,
   task: 'required',
+  // #endregion task-tool
   exampleArguments: { service: 'billing', version: '2.5.0', bakeSeconds: 1 },
   // The build is simulated and touches nothing; the docs' example never promotes for real.
   safeActors: ['build'],
