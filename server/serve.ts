@@ -13,15 +13,15 @@ import {
   DEV_KEY_WARNING,
   TASKS_IN_MEMORY_WARNING,
   type EnvironmentConfig,
-} from './cli/config.js';
-import { checkSingleUseGuard, openHostWarning, securityOptions } from './cli/security-options.js';
-import { singleUseWarning } from './cli/single-use-warning.js';
-import { taskOptions } from './cli/task-options.js';
-import { consoleOption } from './cli/console-options.js';
+} from './settings/environment-config.js';
+import { checkSingleUseGuard, openHostWarning, securityOptions } from './settings/security-options.js';
+import { singleUseWarning } from './settings/single-use-warning.js';
+import { taskOptions } from './settings/task-options.js';
+import { consoleOption } from './settings/console-options.js';
 import { createServer, type BatonOptions, type BatonServer } from './create-server.js';
 import { definedFields, stderrLogger, type KeyRing, type Logger } from './engine/index.js';
 import { applyV8Settings, appliedV8Settings } from './v8-settings.js';
-import { startTelemetrySdk, type TelemetrySdk } from './cli/telemetry-sdk.js';
+import { startTelemetrySdk, type TelemetrySdk } from './settings/telemetry-sdk.js';
 
 /** `createServer`'s options, each optional one defaulting to its environment setting, plus the port. */
 export interface ServeOptions extends Omit<BatonOptions, 'keyRing'> {
@@ -39,7 +39,7 @@ export interface Serving {
   url: string;
   server: Server;
   baton: BatonServer;
-  /** The OpenTelemetry SDK started from OTEL_* or BATON_METRICS_PORT, if any (cli/telemetry-sdk.ts). */
+  /** The OpenTelemetry SDK started from OTEL_* or BATON_METRICS_PORT, if any (settings/telemetry-sdk.ts). */
   telemetry?: TelemetrySdk;
   close(): Promise<void>;
 }

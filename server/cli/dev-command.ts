@@ -13,7 +13,7 @@
  */
 import { relative, resolve } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { configFromEnvironment } from './config.js';
+import { configFromEnvironment } from '../settings/environment-config.js';
 import { ConfigurationError, stderrLogger, type LiveToolRegistry, type ToolDefinition } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { serveWithConfig } from '../serve.js';

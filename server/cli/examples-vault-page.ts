@@ -6,8 +6,8 @@
  * a page that knew only the static tokens took an OAuth user for `anonymous` and refused their
  * own link with 403.
  */
-import type { EnvironmentConfig } from './config.js';
-import { authenticationOf } from './security-options.js';
+import type { EnvironmentConfig } from '../settings/environment-config.js';
+import { authenticationOf } from '../settings/security-options.js';
 import type { ServeOptions } from '../serve.js';
 import { pageVisitor } from '../http/index.js';
 import { vaultPageRouter, type SecretVault } from '../../machines/index.js';

@@ -3,8 +3,8 @@
  * the library function cannot differ; optionally as a cluster of workers sharing the port.
  */
 import cluster from 'node:cluster';
-import { configFromEnvironment, DEV_KEY_WARNING } from './config.js';
-import { openHostWarning } from './security-options.js';
+import { configFromEnvironment, DEV_KEY_WARNING } from '../settings/environment-config.js';
+import { openHostWarning } from '../settings/security-options.js';
 import { ConfigurationError, stderrLogger } from '../engine/index.js';
 import { serveWithConfig } from '../serve.js';
 import { conformanceAsked, servedCatalogue } from './served-catalogue.js';

@@ -10,13 +10,13 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
-import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from './config.js';
+import { configFromEnvironment, DEV_KEY_WARNING, urlHost } from '../settings/environment-config.js';
 import { createMcpService } from '../create-mcp-service.js';
 import { stderrLogger, type KeyRing } from '../engine/index.js';
 import { originGuard } from '../http/index.js';
-import { checkSingleUseGuard, openHostWarning, originPolicyOf, securityOptions } from './security-options.js';
+import { checkSingleUseGuard, openHostWarning, originPolicyOf, securityOptions } from '../settings/security-options.js';
 import { conformanceAsked, servedCatalogue } from './served-catalogue.js';
-import { taskOptions } from './task-options.js';
+import { taskOptions } from '../settings/task-options.js';
 import { describeSource, examplesNotice, findToolsSource } from './tools-module.js';
 import { principalFromEnvironment, serveStdio } from '../stdio/index.js';
 import { createMemoryVault, vaultPageRouter, type SecretVault } from '../../machines/index.js';

@@ -1,7 +1,7 @@
 /**
  * Where Baton's spans and metrics go: the OpenTelemetry API only (docs/observability.md). The
  * host application registers an SDK (or `baton serve` does, from OTEL_* and BATON_METRICS_PORT:
- * cli/telemetry-sdk.ts); without one every call here is a no-op, and Baton checks that before it
+ * settings/telemetry-sdk.ts); without one every call here is a no-op, and Baton checks that before it
  * builds a span or an attribute, so a request with telemetry off allocates nothing for it.
  */
 import {

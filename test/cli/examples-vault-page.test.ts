@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { createServer } from '../../server/create-server.js';
-import { configFromEnvironment } from '../../server/cli/config.js';
+import { configFromEnvironment } from '../../server/settings/environment-config.js';
 import { examplesVaultPage } from '../../server/cli/examples-vault-page.js';
 import { silentLogger } from '../../server/engine/index.js';
 import { createMemoryVault, exampleTools } from '../../machines/index.js';

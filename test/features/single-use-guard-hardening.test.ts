@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RedisReplayGuard } from '../../server/engine/index.js';
 import { staticBearerTokens } from '../../server/http/index.js';
-import { checkSingleUseGuard } from '../../server/cli/security-options.js';
+import { checkSingleUseGuard } from '../../server/settings/security-options.js';
 import { countingRelease } from '../helpers/counting-release.js';
 import { callToolFrom } from '../helpers/from-address.js';
 import { callTool } from '../helpers/mcp-http.js';

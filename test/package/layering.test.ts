@@ -105,7 +105,16 @@ describe('layering of the source tree', () => {
     const sdkUsers = sourcesUnder(join(REPO, 'server'))
       .filter((file) => importsOf(file).some((specifier) => /^@opentelemetry\/(?!api$)/.test(specifier)))
       .map((file) => relative(REPO, file));
-    expect(sdkUsers).to.deep.equal(['server/cli/telemetry-sdk.ts']);
+    expect(sdkUsers).to.deep.equal(['server/settings/telemetry-sdk.ts']);
+  });
+
+  it('reads the environment below the command line: only server/cli/ imports cli/ (no serve.ts <-> cli/ cycle)', () => {
+    const offenders = sourcesUnder(join(REPO, 'server'))
+      .filter((file) => !relative(REPO, file).startsWith('server/cli/'))
+      .filter((file) => importsOf(file).some((specifier) => /(^|\/)cli\//.test(specifier)));
+    expect(offenders.map((file) => relative(REPO, file))).to.deep.equal([]);
+    // serve() and `baton serve` read one settings module.
+    expect(graphOf('server/serve.ts').files).to.include('server/settings/environment-config.ts');
   });
 
   it('builds the service without Koa (createMcpService)', () => {

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { ConfigurationError, generateKeyEntry, silentLogger } from '../../server/engine/index.js';
 import { serve } from '../../server/serve.js';
 import { numberTask } from '../helpers/number-task.js';
-import { configFromEnvironment } from '../../server/cli/config.js';
-import { consoleFromEnvironment, consoleOption } from '../../server/cli/console-options.js';
+import { configFromEnvironment } from '../../server/settings/environment-config.js';
+import { consoleFromEnvironment, consoleOption } from '../../server/settings/console-options.js';
 
 const TOKENS = 'ops:ops-token-0123456789abcdef,user:user-token-0123456789abcdef';
 

@@ -3,8 +3,8 @@
  * and what `baton serve` builds from them.
  */
 import { expect } from 'chai';
-import { configFromEnvironment } from '../../server/cli/config.js';
-import { securityOptions } from '../../server/cli/security-options.js';
+import { configFromEnvironment } from '../../server/settings/environment-config.js';
+import { securityOptions } from '../../server/settings/security-options.js';
 import { ConfigurationError } from '../../server/engine/index.js';
 
 describe('OAuth settings from the environment', () => {

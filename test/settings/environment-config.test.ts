@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { configFromEnvironment, urlHost } from '../../server/cli/config.js';
-import { securityOptions } from '../../server/cli/security-options.js';
+import { configFromEnvironment, urlHost } from '../../server/settings/environment-config.js';
+import { securityOptions } from '../../server/settings/security-options.js';
 import { ConfigurationError, generateKeyEntry } from '../../server/engine/index.js';
 
 describe('configFromEnvironment', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { limitsFromEnvironment } from '../../server/cli/limit-options.js';
+import { limitsFromEnvironment } from '../../server/settings/limit-options.js';
 import { ConfigurationError } from '../../server/engine/index.js';
 
 describe('limitsFromEnvironment', () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { configFromEnvironment } from '../../server/cli/config.js';
-import { openHostWarning, securityOptions } from '../../server/cli/security-options.js';
+import { configFromEnvironment } from '../../server/settings/environment-config.js';
+import { openHostWarning, securityOptions } from '../../server/settings/security-options.js';
 import { postFrom } from '../helpers/from-address.js';
 import { requestMeta } from '../helpers/mcp-http.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';

@@ -1,12 +1,17 @@
 /**
- * How `baton serve` decides to load OpenTelemetry's SDK (server/cli/telemetry-sdk.ts) and reads
+ * How `baton serve` decides to load OpenTelemetry's SDK (server/settings/telemetry-sdk.ts) and reads
  * its settings: only when OTEL_* asks for traces or BATON_METRICS_PORT is set, with a message
  * naming the packages to install when they are missing.
  */
 import { expect } from 'chai';
-import { configFromEnvironment } from '../../server/cli/config.js';
+import { configFromEnvironment } from '../../server/settings/environment-config.js';
 import { serveCommand } from '../../server/cli/serve-command.js';
-import { metricsExposedWarning, SDK_PACKAGES, startTelemetrySdk, tracesAsked } from '../../server/cli/telemetry-sdk.js';
+import {
+  metricsExposedWarning,
+  SDK_PACKAGES,
+  startTelemetrySdk,
+  tracesAsked,
+} from '../../server/settings/telemetry-sdk.js';
 import { ConfigurationError } from '../../server/engine/index.js';
 
 describe('telemetry settings of baton serve', () => {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { createMachine } from 'xstate';
-import { singleUseTools, singleUseWarning } from '../../server/cli/single-use-warning.js';
+import { singleUseTools, singleUseWarning } from '../../server/settings/single-use-warning.js';
 import { defineTool, respondWith, SINGLE_USE_TAG } from '../../server/engine/index.js';
 
 const plain = defineTool({

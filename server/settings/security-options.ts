@@ -5,7 +5,7 @@
  * the Host and Origin allow-lists, every limit, and the XState path. Shared by each command that
  * builds a server.
  */
-import type { EnvironmentConfig } from './config.js';
+import type { EnvironmentConfig } from './environment-config.js';
 import type { BatonOptions } from '../create-server.js';
 import { ConfigurationError, definedFields, RedisReplayGuard, stderrLogger, type Logger } from '../engine/index.js';
 import {

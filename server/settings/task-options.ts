@@ -4,7 +4,7 @@
  * with a loud warning when some tool can run as a task). Shared by each command that builds a
  * server.
  */
-import { TASKS_IN_MEMORY_WARNING, type EnvironmentConfig } from './config.js';
+import { TASKS_IN_MEMORY_WARNING, type EnvironmentConfig } from './environment-config.js';
 import type { TaskOptions } from '../create-server.js';
 import {
   BullMqTaskQueue,
