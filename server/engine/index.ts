@@ -22,7 +22,7 @@ export { ConfigurationError } from './configuration-error.js';
 export { KeyRing, parseKeyRing, generateKeyEntry, type SealingKey } from './state/key-ring.js';
 export { openState, sealState, type StateClaims, type SealedContent } from './state/sealed-state.js';
 export { structuralVersion } from './state/structural-version.js';
-export { toToolResult, toolError } from './round/tool-result.js';
+export { finalToolResult, toToolResult, toolError, type ResultCheck } from './round/tool-result.js';
 export type { XStatePath } from './round/round-actor.js';
 export { stderrLogger, silentLogger, type Logger } from './logger.js';
 export { installedVersion, outsideWindow, windowRange, type VersionWindow } from './version-window.js';

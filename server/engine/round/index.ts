@@ -11,6 +11,6 @@ export type { XStatePath } from './round-actor.js';
 export type { Persisted } from './paused-snapshot.js';
 export type { PageRefMinter } from './pending-questions.js';
 export type { TaskTimer } from './scheduled-timers.js';
-export { toToolResult, toolError } from './tool-result.js';
+export { finalToolResult, toToolResult, toolError, type ResultCheck } from './tool-result.js';
 export { DEFAULT_ANSWER_MAX_LENGTH } from './answers.js';
 export { roundEnd, flowEndOf } from './round-report.js';

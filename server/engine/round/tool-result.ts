@@ -7,6 +7,8 @@
  */
 import { isRecord } from '../plain-objects.js';
 import type { CallToolResult, ContentBlock } from '../mcp-shapes.js';
+import type { ToolDefinition } from '../authoring/tool-definition.js';
+import type { Logger } from '../logger.js';
 
 function isContentBlock(value: unknown): value is ContentBlock {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
@@ -42,4 +44,26 @@ export function toToolResult(output: unknown, structured = false): CallToolResul
 
 export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** What holds a result to its tool's outputSchema: undefined when it conforms, else what is wrong. */
+export type ResultCheck = (tool: ToolDefinition, result: CallToolResult) => string | undefined;
+
+/**
+ * The result a flow or a task answers for its final output: `toToolResult`, held to the tool's
+ * outputSchema by `check` (the registry's). A result that breaks it is the tool's own bug, not the
+ * model's: the caller gets a tool error saying so, never the bad result, and the log a
+ * `tool_output_invalid` warning. One place, so `tools/call` and a task's result cannot drift.
+ */
+export function finalToolResult(
+  tool: ToolDefinition,
+  output: unknown,
+  check: ResultCheck,
+  logger: Logger,
+): CallToolResult {
+  const result = toToolResult(output, tool.outputSchema !== undefined);
+  const broken = check(tool, result);
+  if (!broken) return result;
+  logger.warn('tool_output_invalid', { tool: tool.name, problem: broken });
+  return toolError(`Tool ${tool.name} produced a result that does not match its outputSchema: ${broken}`);
 }

@@ -12,7 +12,7 @@ import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { CallToolResult } from '../mcp-shapes.js';
 import type { ToolDefinition } from '../authoring/tool-definition.js';
-import { RoundKernel, toolError, toToolResult, type TaskStepOutcome, type TaskStepSpec } from '../round/index.js';
+import { finalToolResult, RoundKernel, toolError, type TaskStepOutcome, type TaskStepSpec } from '../round/index.js';
 import type { TaskQueue } from './task-queue.js';
 import { EngineError, type EngineErrorReason } from '../engine-error.js';
 import {
@@ -331,11 +331,9 @@ export class TaskRunner {
   }
 
   #result(tool: ToolDefinition, output: unknown): Record<string, unknown> {
-    const result = toToolResult(output, tool.outputSchema !== undefined);
-    const broken = this.#o.tools.checkResult(tool, result);
-    if (!broken) return { ...result };
-    this.#logger.warn('tool_output_invalid', { tool: tool.name, problem: broken });
-    return { ...toolError(`Tool ${tool.name} produced a result that does not match its outputSchema: ${broken}`) };
+    return {
+      ...finalToolResult(tool, output, (checked, result) => this.#o.tools.checkResult(checked, result), this.#logger),
+    };
   }
 
   /** `failed` for a protocol-level reason: the wire error through the protocol's seam. */

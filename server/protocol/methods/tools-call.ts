@@ -5,7 +5,7 @@
  */
 import {
   declaresTasks,
-  toToolResult,
+  finalToolResult,
   toolError,
   type FlowEngine,
   type Logger,
@@ -49,12 +49,14 @@ export function toolsCallMethod(
         arguments: args,
         finish: (outcome) => {
           if (outcome.kind !== 'complete') return { ...toolError(outcome.message) };
-          const result = toToolResult(outcome.output, tool.outputSchema !== undefined);
-          const broken = registry.checkResult(tool, result);
-          if (!broken) return { ...result };
-          // The tool's own bug, not the model's: say so without passing the bad result on.
-          logger.warn('tool_output_invalid', { tool: name, problem: broken });
-          return { ...toolError(`Tool ${name} produced a result that does not match its outputSchema: ${broken}`) };
+          return {
+            ...finalToolResult(
+              tool,
+              outcome.output,
+              (checked, result) => registry.checkResult(checked, result),
+              logger,
+            ),
+          };
         },
       };
       if (asTask) {
