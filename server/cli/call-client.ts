@@ -9,7 +9,7 @@
 import { TASKS_EXTENSION, type HeaderParam } from '../engine/index.js';
 import { headerParamValue } from '../http/header-params.js';
 import { PROTOCOL_VERSION } from '../protocol/index.js';
-import type { Exchange, RpcRequest } from '../simulation/index.js';
+import { requestEnvelope, type ClientIdentity, type Exchange } from '../simulation/index.js';
 
 /**
  * What `baton call` can answer: both elicitation modes, the deprecated sampling and roots, and
@@ -21,6 +21,8 @@ export const CALL_CAPABILITIES = {
   roots: {},
   extensions: { [TASKS_EXTENSION]: {} },
 };
+
+const CALL_CLIENT: ClientIdentity = { capabilities: CALL_CAPABILITIES, info: { name: 'baton-call', version: '1.0.0' } };
 
 export interface JsonRpcAnswer {
   jsonrpc: '2.0';
@@ -98,20 +100,7 @@ export class CallClient {
     progress = false,
   ): Promise<Exchange> {
     const id = this.#nextId++;
-    const request: RpcRequest = {
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-          'io.modelcontextprotocol/clientCapabilities': CALL_CAPABILITIES,
-          'io.modelcontextprotocol/clientInfo': { name: 'baton-call', version: '1.0.0' },
-          ...(progress ? { progressToken: `call-${id}` } : {}),
-        },
-      },
-    };
+    const request = requestEnvelope(id, method, params, CALL_CLIENT, progress ? { progressToken: `call-${id}` } : {});
     const response = await fetch(this.#options.url, {
       method: 'POST',
       headers: {

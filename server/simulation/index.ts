@@ -23,4 +23,5 @@ export {
   type SimulatedFlow,
 } from './simulated-flow.js';
 export type { SimulatedServerOptions } from './simulated-server.js';
+export { requestEnvelope, type ClientIdentity } from './request-envelope.js';
 export { simulate, type SimulateOptions } from './simulate.js';

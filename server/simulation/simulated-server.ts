@@ -1,7 +1,7 @@
 /**
- * A server in process for one flow: the same dispatcher, flow engine and (for a tool that may run
- * as a task) task runtime the real server uses, and a `send` that speaks to it as a client
- * declaring every capability would. The docs run their examples on it, the test kit its paths.
+ * A server in process for one flow: the service every server runs (`createMcpService`: the same
+ * catalogue checks, dispatcher, flow engine and, for a tool that may run as a task, task runtime),
+ * and a `send` that speaks to it as a client declaring every capability would. The docs run their examples on it, the test kit its paths.
  *
  * It is deterministic so the committed pages do not churn: a fixed clock, counter-based
  * randomness and a throwaway all-zero key (these sealed states and tokens open nowhere else).
@@ -11,20 +11,16 @@ import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import {
   Cancellation,
   docsEffectProblems,
-  FlowEngine,
   KeyRing,
   MemoryTaskQueue,
   MemoryTaskStore,
   openState,
-  PromptRegistry,
-  ResourceRegistry,
   silentLogger,
-  startTaskRuntime,
   TASKS_EXTENSION,
-  ToolRegistry,
 } from '../engine/index.js';
-import { ANONYMOUS, createMcpDispatcher, META, PROTOCOL_VERSION, toProtocolError } from '../protocol/index.js';
-import { BATON_VERSION } from '../version.js';
+import { createMcpService } from '../create-mcp-service.js';
+import { ANONYMOUS } from '../protocol/index.js';
+import { requestEnvelope, type ClientIdentity } from './request-envelope.js';
 import type { Send } from './round-exchange.js';
 import type { WaitingIn } from './run-rounds.js';
 import type { SimulatedFlow } from './simulated-flow.js';
@@ -75,64 +71,35 @@ function leafPaths(value: unknown, prefix = ''): string[] {
   return Object.entries(value).flatMap(([key, child]) => leafPaths(child, `${prefix}${key}.`));
 }
 
-/** The example's own task store, queue and runner, for a tool that may run as a task. */
-function simulatedTasks(engine: FlowEngine, tools: ToolRegistry) {
-  const clock = () => EXAMPLE_CLOCK;
-  const store = new MemoryTaskStore({ clock });
-  const runtime = startTaskRuntime({
-    store,
-    queue: new MemoryTaskQueue(),
-    tools,
-    versionOf: (machine) => engine.versionOf(machine),
-    toWireError: (error) => toProtocolError(error).toJSON(),
-    logger: silentLogger,
-    clock,
-    randomBytes: counterBytes(),
-  });
-  return { manager: runtime.manager, store, close: runtime.close };
-}
-
 export function startSimulatedServer(flow: SimulatedFlow, options: SimulatedServerOptions = {}): SimulatedServer {
   const subject = withExampleActors(flow, options);
   const keyRing = new KeyRing([{ id: SIMULATION_KEY_ID, secret: new Uint8Array(32) }]);
-  const engine = new FlowEngine({
+  const clock = () => EXAMPLE_CLOCK;
+  // A tool that may run as a task is shown as a client of the tasks extension would see it.
+  const taskStore =
+    subject.kind === 'tool' && subject.definition.task !== undefined ? new MemoryTaskStore({ clock }) : undefined;
+  // The service every server runs (createMcpService), on this deterministic key, clock and
+  // randomness, with nothing logged or recorded and the 2025-11-25 layer left out.
+  const service = createMcpService({
+    tools: subject.kind === 'tool' ? [subject.definition] : [],
+    prompts: subject.kind === 'prompt' ? [subject.definition] : [],
+    resources: subject.kind === 'resource' ? [subject.definition] : [],
     keyRing,
-    clock: () => EXAMPLE_CLOCK,
+    clock,
     randomBytes: counterBytes(),
     logger: silentLogger,
+    telemetry: { off: true },
+    legacy: false,
+    ...(taskStore ? { tasks: { store: taskStore, queue: new MemoryTaskQueue() } } : {}),
   });
-  const tools = new ToolRegistry(subject.kind === 'tool' ? [subject.definition] : []);
-  // A tool that may run as a task is shown as a client of the tasks extension would see it.
-  const tasks =
-    subject.kind === 'tool' && subject.definition.task !== undefined ? simulatedTasks(engine, tools) : undefined;
-  const capabilities = tasks
-    ? { ...EXAMPLE_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } }
-    : EXAMPLE_CAPABILITIES;
-  const dispatcher = createMcpDispatcher({
-    serverInfo: { name: 'baton', version: BATON_VERSION },
-    tasks: tasks?.manager,
-    tools,
-    prompts: new PromptRegistry(subject.kind === 'prompt' ? [subject.definition] : []),
-    resources: new ResourceRegistry(subject.kind === 'resource' ? [subject.definition] : []),
-    engine,
-    logger: silentLogger,
-  });
+  const client: ClientIdentity = {
+    capabilities: taskStore ? { ...EXAMPLE_CAPABILITIES, extensions: { [TASKS_EXTENSION]: {} } } : EXAMPLE_CAPABILITIES,
+    info: { name: 'example-client', version: '1.0.0' },
+  };
   let nextId = 1;
   const send: Send = async (method, params) => {
-    const request = {
-      jsonrpc: '2.0' as const,
-      id: nextId++,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          [META.protocolVersion]: PROTOCOL_VERSION,
-          [META.clientCapabilities]: capabilities,
-          [META.clientInfo]: { name: 'example-client', version: '1.0.0' },
-        },
-      },
-    };
-    const dispatched = await dispatcher.dispatch(request, {
+    const request = requestEnvelope(nextId++, method, params, client);
+    const dispatched = await service.dispatcher.dispatch(request, {
       principal: ANONYMOUS,
       cancellation: options.signal ? Cancellation.following(options.signal) : new Cancellation(),
     });
@@ -140,9 +107,9 @@ export function startSimulatedServer(flow: SimulatedFlow, options: SimulatedServ
     return { request, response: dispatched.response };
   };
   const waitingIn: WaitingIn = async (at) => {
-    if ('taskId' in at) return leafPaths((await tasks?.store.get(at.taskId))?.snapshot?.value);
+    if ('taskId' in at) return leafPaths((await taskStore?.get(at.taskId))?.snapshot?.value);
     const opened = openState(at.requestState, keyRing, STATE_LENGTH_LIMIT);
     return leafPaths((opened?.snapshot as { value?: unknown } | undefined)?.value);
   };
-  return { send, waitingIn, close: async () => tasks?.close() };
+  return { send, waitingIn, close: () => service.close() };
 }

@@ -31,6 +31,11 @@ export interface TelemetryOptions {
   instanceId?: string;
   /** Baton's version, as the instrumentation scope's version. */
   version?: string;
+  /**
+   * Record nothing, whatever SDK the process registered: the docs' and the test kit's example runs
+   * are no traffic, and must not show up in an operator's traces or request counts.
+   */
+  off?: boolean;
 }
 
 /** A global provider that is OpenTelemetry's stand-in: it hands out a real tracer only once an SDK is registered. */
@@ -47,12 +52,18 @@ export class Telemetry {
   readonly targets = new TargetLabels();
   readonly #version: string | undefined;
   readonly #tracerProvider: TracerProvider | undefined;
+  readonly #off: boolean;
   #tracer: Tracer | undefined;
 
   constructor(options: TelemetryOptions = {}) {
     this.instanceId = options.instanceId;
     this.#version = options.version;
     this.#tracerProvider = options.tracerProvider;
+    this.#off = options.off === true;
+    if (this.#off) {
+      this.metrics = undefined;
+      return;
+    }
     const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, options.version);
     this.metrics = meter === createNoopMeter() ? undefined : new BatonMetrics(meter, this.targets);
   }
@@ -62,6 +73,7 @@ export class Telemetry {
    * SDK, OpenTelemetry's stand-in provider has no delegate: asking it allocates nothing.
    */
   tracer(): Tracer | undefined {
+    if (this.#off) return undefined;
     if (this.#tracer) return this.#tracer;
     const provider = this.#tracerProvider ?? trace.getTracerProvider();
     const tracer =
