@@ -77,6 +77,27 @@ export const TASKS_SPEC = {
   },
 } as const satisfies CommandSpec;
 
+/** `baton versions`: declared apart, since `keep` takes the tool as a second positional. */
+export const VERSIONS_SPEC = {
+  name: 'versions',
+  summary: "Record each tool's structural version in baton.versions.json: baton versions [check | keep TOOL]",
+  details:
+    "Writes baton.versions.json (beside package.json): each tool's structural version and states.\n`check` writes nothing and exits 1 when a tool changed since (run it in CI). A tool whose previous\nversion is neither kept nor migrated is refused unless --restart names it. `keep TOOL` copies the\ntool's file as committed (git show HEAD:FILE) beside it as FILE.vN.ts and lists it in the tool's\n`versions`. Exit codes: 0 done, 1 a change to deal with, 2 a usage error (docs/deploy.md).",
+  positional: { name: 'action', required: false, description: 'check: compare, write nothing; keep: keep TOOL' },
+  extra: { name: 'tool', required: false, description: 'keep: the tool whose committed version to keep' },
+  options: {
+    tools: TOOLS,
+    file: { type: 'string', value: 'FILE', description: 'the lockfile (default: baton.versions.json)' },
+    restart: {
+      type: 'string',
+      value: 'TOOLS',
+      description: 'let these tools (comma-separated) restart their flows in flight',
+    },
+    ref: { type: 'string', value: 'REV', description: 'keep: the commit to keep the tool from (default: HEAD)' },
+    source: { type: 'string', value: 'FILE', description: "keep: the tool's file (default: found by its name: line)" },
+  },
+} as const satisfies CommandSpec;
+
 /** What a command answers: an exit code, or -1 for a command that keeps running (a server). */
 export const COMMANDS = [
   command(
@@ -172,24 +193,13 @@ export const COMMANDS = [
     },
     async (values, positional) => (await import('./new-command.js')).newCommand(values, positional),
   ),
-  command(
-    {
-      name: 'versions',
-      summary: "Record each tool's structural version in baton.versions.json: baton versions [check]",
-      details:
-        "Writes baton.versions.json (beside package.json): each tool's structural version and states.\n`check` writes nothing and exits 1 when a tool changed since (run it in CI). A tool whose previous\nversion is neither kept nor migrated is refused unless --restart names it (docs/deploy.md).",
-      positional: { name: 'action', required: false, description: 'check: compare, write nothing' },
-      options: {
-        tools: TOOLS,
-        file: { type: 'string', value: 'FILE', description: 'the lockfile (default: baton.versions.json)' },
-        restart: {
-          type: 'string',
-          value: 'TOOLS',
-          description: 'let these tools (comma-separated) restart their flows in flight',
-        },
-      },
-    },
-    async (values, positional) => (await import('./versions-command.js')).versionsCommand(values, positional),
+  command(VERSIONS_SPEC, async (values, positional, argv) =>
+    (await import('./versions-command.js')).versionsCommand(
+      values,
+      positional,
+      undefined,
+      parseCommandLine(VERSIONS_SPEC, argv).extra,
+    ),
   ),
   command(TASKS_SPEC, async (values, positional, argv) =>
     (await import('./tasks-command.js')).tasksCommand(values, positional, parseCommandLine(TASKS_SPEC, argv).extra),

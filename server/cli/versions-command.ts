@@ -3,13 +3,16 @@
  * package.json), refusing a tool whose structure changed while its previous version is neither
  * kept nor migrated, unless `--restart TOOL` says the restart is meant. `baton versions check`
  * writes nothing and fails (exit 1) when any tool differs from the file, saying what changed and
- * what to do (versions-lockfile.ts). Exit codes: 0 done, 1 a change to deal with, 2 a usage error.
+ * what to do (versions-lockfile.ts). `baton versions keep TOOL` keeps the tool's committed
+ * definition as its earlier version (versions-keep.ts). Exit codes: 0 done, 1 a change to deal
+ * with, 2 a usage error.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ToolDefinition } from '../engine/index.js';
 import { createMemoryVault, servedTools } from '../../machines/index.js';
 import { examplesNotice, findToolsSource, loadToolsModule } from './tools-module.js';
+import { keepVersion, projectReloader } from './versions-keep.js';
 import { compareLockfile, findingMessage, lockTools, LOCKFILE_NAME, type Lockfile } from './versions-lockfile.js';
 
 export interface VersionsCommandOptions {
@@ -18,6 +21,10 @@ export interface VersionsCommandOptions {
   file?: string | undefined;
   /** Tools whose restart is meant, comma-separated. */
   restart?: string | undefined;
+  /** keep: the commit to keep the tool from (default HEAD). */
+  ref?: string | undefined;
+  /** keep: the file that defines the tool. */
+  source?: string | undefined;
 }
 
 export interface VersionsOutput {
@@ -34,9 +41,22 @@ export async function versionsCommand(
   options: VersionsCommandOptions,
   action: string | undefined,
   io: VersionsOutput = STDIO,
+  tool?: string,
 ): Promise<number> {
-  if (action !== undefined && action !== 'check') {
-    io.err(`baton versions: unknown action "${action}"; use \`baton versions\` or \`baton versions check\`.\n`);
+  if (action !== undefined && action !== 'check' && action !== 'keep') {
+    io.err(
+      `baton versions: unknown action "${action}"; use \`baton versions\`, \`baton versions check\` or \`baton versions keep TOOL\`.\n`,
+    );
+    return 2;
+  }
+  if (action !== 'keep' && tool !== undefined) {
+    io.err(
+      `baton versions${action ? ` ${action}` : ''} takes no tool ("${tool}"); did you mean baton versions keep ${tool}?\n`,
+    );
+    return 2;
+  }
+  if (action !== 'keep' && (options.ref !== undefined || options.source !== undefined)) {
+    io.err('baton versions: --ref and --source go with keep: baton versions keep TOOL [--ref REV] [--source FILE].\n');
     return 2;
   }
   const source = findToolsSource(options.tools);
@@ -47,6 +67,10 @@ export async function versionsCommand(
     ? (await loadToolsModule(source.module, serving)).tools
     : servedTools(serving);
   const file = options.file ? resolve(options.file) : join(source.root, LOCKFILE_NAME);
+  if (action === 'keep') {
+    const project = { source, tools, reload: projectReloader(source, serving), lockfile: file };
+    return keepVersion(tool, { ref: options.ref, source: options.source }, project, io);
+  }
   return runVersions(tools, action, file, options.restart, io);
 }
 

@@ -87,14 +87,29 @@ export function compareLockfile(tools: readonly ToolDefinition[], locked: Lockfi
   return findings;
 }
 
-/** `states added: changelog` / `states removed: confirm; added: approve` / `transitions or implementations`. */
-function describeChange(before: LockedTool, after: LockedTool): string {
+/**
+ * `states added: changelog` / `states renamed: askName -> askFullName` / `states removed: confirm;
+ * added: approve` / `transitions or implementations`. A state removed and one added under the same
+ * parent, one for one, reads as a rename (it is the same to the flows in flight: both restart).
+ */
+export function describeChange(before: LockedTool, after: LockedTool): string {
   const added = after.states.filter((state) => !before.states.includes(state));
   const removed = before.states.filter((state) => !after.states.includes(state));
+  const parent = (path: string) => path.split('.').slice(0, -1).join('.');
+  const renamed: string[] = [];
+  for (const gone of [...removed]) {
+    const siblingsGone = removed.filter((path) => parent(path) === parent(gone));
+    const siblingsNew = added.filter((path) => parent(path) === parent(gone));
+    if (siblingsGone.length === 1 && siblingsNew.length === 1) {
+      renamed.push(`${gone} -> ${siblingsNew[0]}`);
+      removed.splice(removed.indexOf(gone), 1);
+      added.splice(added.indexOf(siblingsNew[0]!), 1);
+    }
+  }
   const parts: string[] = [];
+  if (renamed.length > 0) parts.push(`states renamed: ${renamed.join(', ')}`);
   if (removed.length > 0) parts.push(`states removed: ${removed.join(', ')}`);
   if (added.length > 0) parts.push(`states added: ${added.join(', ')}`);
-  if (removed.length > 0 && added.length > 0) parts.push('(a rename is a removal and an addition)');
   return parts.length > 0 ? parts.join('; ') : 'same states; transitions, guards, actions or invoked actors changed';
 }
 

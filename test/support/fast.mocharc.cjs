@@ -20,6 +20,7 @@ const SLOW = [
   'test/cli/new-command.test.ts',
   'test/cli/tasks-command-redis.test.ts',
   'test/cli/v8-settings.test.ts',
+  'test/cli/versions-keep.test.ts',
   'test/cli/worker-cluster.test.ts',
   'test/docs-site/docs-command.test.ts',
   'test/engine/tasks/job-runs.test.ts',
