@@ -6,12 +6,25 @@
  * and its test to test/machines/tools/. With `--project <dir>` it starts a fresh project that
  * depends on the package (package-specifier.ts). It never overwrites a file.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { ConfigurationError } from '../engine/index.js';
+import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
+import { ConfigurationError, type ToolDefinition } from '../engine/index.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { PACKAGE_NAME, packageSpecifier } from './package-specifier.js';
 import { findToolsSource } from './tools-module.js';
+import { lockTools, LOCKFILE_NAME, type Lockfile } from './versions-lockfile.js';
 import {
   camelName,
   projectFiles,
@@ -61,7 +74,67 @@ export function register(indexPath: string, name: string, from: string): void {
   writeFileSync(indexPath, lines.join('\n'));
 }
 
-function newProject(dir: string, name: string, dependency: string): string[] {
+/** The tool named `name` that the module at `file` exports. */
+async function loadTool(file: string, name: string): Promise<ToolDefinition> {
+  const module = (await tsImport(pathToFileURL(file).href, import.meta.url)) as Record<string, unknown>;
+  const tool = Object.values(module).find((value) => (value as Partial<ToolDefinition> | null)?.name === name);
+  if (!tool) throw new ConfigurationError(`${file} exports no tool named "${name}".`);
+  return tool as ToolDefinition;
+}
+
+/**
+ * A new project's baton.versions.json, recording its first tool, so its `npm test` (which runs
+ * `baton versions check`) passes from the first run. Before `npm install` the project's imports
+ * do not resolve: the tool's source is loaded from a temporary copy importing this package's own
+ * authoring API and xstate (the structure is the same whatever the imports).
+ */
+async function firstLockfile(name: string): Promise<string> {
+  const authoring = new URL('../engine/authoring/index.js', import.meta.url).href;
+  const source = toolSource(name, { authoring, testing: '', tool: '' }).replace(
+    "from 'xstate';",
+    `from '${import.meta.resolve('xstate')}';`,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'baton-new-'));
+  try {
+    const file = join(dir, `${name}.ts`);
+    writeFileSync(file, source);
+    return lockfileText(lockTools([await loadTool(file, name)]));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const lockfileText = (lockfile: Lockfile) => `${JSON.stringify(lockfile, null, 2)}\n`;
+
+/**
+ * A new tool recorded in the project's baton.versions.json, if it has one: a new tool has no flow
+ * in flight, so recording it is always safe, and `npm test` keeps passing. Only the new tool's
+ * entry is written; a change to another tool stays for `baton versions` to judge.
+ */
+async function recordNewTool(root: string, toolFile: string, name: string): Promise<string[]> {
+  const file = join(root, LOCKFILE_NAME);
+  if (!existsSync(file)) return [];
+  let entry;
+  try {
+    entry = lockTools([await loadTool(toolFile, name)]).tools[name];
+  } catch (error) {
+    process.stderr.write(
+      `${name} is not recorded in ${LOCKFILE_NAME} (${(error as Error).message}): run npx baton versions.\n`,
+    );
+    return [];
+  }
+  const locked = JSON.parse(readFileSync(file, 'utf8')) as Lockfile;
+  const tools = { ...locked.tools, [name]: entry! };
+  locked.tools = Object.fromEntries(
+    Object.keys(tools)
+      .sort()
+      .map((key) => [key, tools[key]!]),
+  );
+  writeFileSync(file, lockfileText(locked));
+  return [file];
+}
+
+async function newProject(dir: string, name: string, dependency: string): Promise<string[]> {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new ConfigurationError(`${dir} is not empty; give baton new --project a new folder.`);
   }
@@ -74,6 +147,7 @@ function newProject(dir: string, name: string, dependency: string): string[] {
   );
   return writeNew({
     ...files,
+    [join(dir, LOCKFILE_NAME)]: await firstLockfile(name),
     [join(dir, 'tools', `${name}.ts`)]: toolSource(name, imports),
     [join(dir, 'tools', 'index.ts')]: projectToolsIndex(name),
     [join(dir, 'test', `${name}.test.ts`)]: testSource(name, imports),
@@ -81,7 +155,7 @@ function newProject(dir: string, name: string, dependency: string): string[] {
 }
 
 /** A tool next to an existing project's tools module, its test under the project's test/. */
-function newProjectTool(indexPath: string, name: string): string[] {
+async function newProjectTool(indexPath: string, name: string): Promise<string[]> {
   let root = dirname(indexPath);
   while (!existsSync(join(root, 'package.json')) && dirname(root) !== root) root = dirname(root);
   const toolPath = join(dirname(indexPath), `${name}.ts`);
@@ -93,11 +167,11 @@ function newProjectTool(indexPath: string, name: string): string[] {
   };
   const written = writeNew({ [toolPath]: toolSource(name, imports), [testPath]: testSource(name, imports) });
   register(indexPath, name, `./${name}`);
-  return [...written, indexPath];
+  return [...written, indexPath, ...(await recordNewTool(root, toolPath, name))];
 }
 
 /** A tool in this repository (or a copy of its layout under `root`), importing the sources. */
-function newRepositoryTool(root: string, name: string): string[] {
+async function newRepositoryTool(root: string, name: string): Promise<string[]> {
   const toolDir = join(root, 'machines', 'tools');
   const indexPath = join(toolDir, 'index.ts');
   if (!existsSync(indexPath))
@@ -119,7 +193,7 @@ function newRepositoryTool(root: string, name: string): string[] {
     }),
   });
   register(indexPath, name, `./${name}`);
-  return [...written, indexPath];
+  return [...written, indexPath, ...(await recordNewTool(root, toolPath, name))];
 }
 
 /**
@@ -165,7 +239,7 @@ export async function newCommand(options: NewCommandOptions, positional: string 
   if (project) {
     const dependency = packageSpecifier();
     const vendored = dependency.origin === 'tarball' ? vendoredTarball(dependency.specifier) : undefined;
-    written = newProject(project, name, vendored?.specifier ?? dependency.specifier);
+    written = await newProject(project, name, vendored?.specifier ?? dependency.specifier);
     if (vendored) {
       // Copied into the project and named relative to it: the project installs the same package
       // after the tarball it came from is moved or deleted, and after the project itself moves.
@@ -180,8 +254,8 @@ export async function newCommand(options: NewCommandOptions, positional: string 
     // The tools module --tools or package.json names; where none is named, this checkout's layout.
     const source = options.root ? undefined : findToolsSource(options.tools);
     written = source?.module
-      ? newProjectTool(source.module, name)
-      : newRepositoryTool(resolve(options.root ?? PACKAGE_ROOT), name);
+      ? await newProjectTool(source.module, name)
+      : await newRepositoryTool(resolve(options.root ?? PACKAGE_ROOT), name);
     next = 'npm test, then npx baton dev';
   }
   for (const path of written) process.stdout.write(`wrote ${relative(process.cwd(), path) || path}\n`);

@@ -153,7 +153,9 @@ export function projectFiles(project: string, dependency: string, tool: string):
       scripts: {
         start: 'baton serve',
         dev: 'baton dev',
-        test: 'tsc --noEmit && mocha',
+        // A tool whose structure changed with nothing kept fails here, before a deploy restarts
+        // its flows in flight (baton.versions.json; npx baton versions records a change).
+        test: 'baton versions check && tsc --noEmit && mocha',
         docs: 'baton docs',
         new: 'baton new',
       },
@@ -190,7 +192,9 @@ tools/. \`tools/index.ts\` lists them; package.json names it (\`"baton": { "tool
 npm install
 npm start                   # serve on http://127.0.0.1:3000/mcp (npx baton stdio: over stdin/stdout)
 npm run dev                 # the same, reloading the tools on every save
-npm test                    # every path of every tool, through real rounds
+npm test                    # versions check, then every path of every tool, through real rounds
+npx baton versions          # record a tool's changed structure in baton.versions.json
+npx baton versions keep ${tool}  # keep the committed ${tool} for the flows in flight (docs/deploy.md)
 npx baton call ${tool}        # walk a tool's flow in the terminal
 npx baton diagram ${tool}     # its state diagram (Mermaid)
 npx baton docs              # a page per tool in docs/tools/

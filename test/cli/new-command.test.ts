@@ -32,6 +32,7 @@ describe('baton new', function () {
       root = mkdtempSync(join(ROOT, '.baton-new-test-'));
       mkdirSync(join(root, 'machines/tools'), { recursive: true });
       writeFileSync(join(root, 'machines/tools/index.ts'), readFileSync(join(ROOT, 'machines/tools/index.ts')));
+      writeFileSync(join(root, 'baton.versions.json'), JSON.stringify({ tools: {} }));
     });
     after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -41,6 +42,9 @@ describe('baton new', function () {
       const index = readFileSync(join(root, 'machines/tools/index.ts'), 'utf8');
       expect(index).to.include("import { expenseApprovalTool } from './expense-approval.js';");
       expect(index).to.match(/^ {2}expenseApprovalTool,$/m);
+      // A new tool has no flow in flight: recorded at once, so the versions check stays green.
+      const locked = JSON.parse(readFileSync(join(root, 'baton.versions.json'), 'utf8'));
+      expect(locked.tools['expense-approval'].states).to.deep.equal(['askName', 'declined', 'done']);
       const run = mocha(ROOT, [join(root, 'test/machines/tools/expense-approval.test.ts')]);
       expect(run.status, run.stdout + run.stderr).to.equal(0);
       expect(run.stdout).to.include('name: decline');
@@ -68,7 +72,15 @@ describe('baton new', function () {
       // Made from this checkout: the dependency is the checkout itself.
       expect(pkg.dependencies['baton-mcp']).to.equal(`file:${ROOT.replace(/\/$/, '')}`);
       expect(pkg.baton).to.deep.equal({ tools: 'tools/index.ts' });
-      expect(pkg.scripts).to.include({ start: 'baton serve', dev: 'baton dev', test: 'tsc --noEmit && mocha' });
+      expect(pkg.scripts).to.include({
+        start: 'baton serve',
+        dev: 'baton dev',
+        test: 'baton versions check && tsc --noEmit && mocha',
+      });
+      // Written with the project, so its first `npm test` passes the versions check.
+      const locked = JSON.parse(readFileSync(join(project, 'baton.versions.json'), 'utf8'));
+      expect(Object.keys(locked.tools)).to.deep.equal(['expense-approval']);
+      expect(locked.tools['expense-approval'].states).to.deep.equal(['askName', 'declined', 'done']);
       expect(readFileSync(join(project, 'tools/index.ts'), 'utf8')).to.include('expenseApprovalTool,');
       // node_modules as `npm install` would leave it, with this checkout standing in for `baton-mcp`.
       const modules = join(project, 'node_modules');
@@ -91,6 +103,10 @@ describe('baton new', function () {
       const run = mocha(project, []);
       expect(run.status, run.stdout + run.stderr).to.equal(0);
       expect(run.stdout).to.include('expense-approval: every path of the machine');
+      // What `npm test` runs first: the lockfile written with the project matches the tool.
+      const check = baton(['versions', 'check'], project);
+      expect(check.status, check.stderr).to.equal(0);
+      expect(check.stdout).to.equal('1 tools as recorded in baton.versions.json.\n');
     });
 
     it('adds a tool to the tools module package.json names, without --tools', () => {
@@ -105,6 +121,11 @@ describe('baton new', function () {
       );
       const run = mocha(project, [join(project, 'test/approve-refund.test.ts')]);
       expect(run.status, run.stdout + run.stderr).to.equal(0);
+      // A new tool has no flow in flight: recorded as it is written, and the check still passes.
+      expect(made.stdout).to.include('wrote baton.versions.json');
+      const check = baton(['versions', 'check'], project);
+      expect(check.status, check.stderr).to.equal(0);
+      expect(check.stdout).to.equal('2 tools as recorded in baton.versions.json.\n');
     });
 
     it('refuses a folder that is not empty', () => {
