@@ -94,10 +94,17 @@ export function examplesNotice(source: ToolsSource): string | undefined {
 
 type ToolsExport = ToolDefinition[] | ((options: ExampleToolOptions) => ToolDefinition[]);
 
+/** How a module is imported: tsx's `tsImport` unless the diagram editor loads a candidate (editor/edit-check.ts). */
+export type ModuleImporter = (url: string, parentUrl: string) => Promise<unknown>;
+
 /** The tools (and any prompts and resources) a tools module exports. */
-export async function loadToolsModule(path: string, options: ExampleToolOptions): Promise<Fixtures> {
+export async function loadToolsModule(
+  path: string,
+  options: ExampleToolOptions,
+  importer: ModuleImporter = tsImport,
+): Promise<Fixtures> {
   // Every load is a fresh tsx namespace: .ts loads without flags, and a reload sees every edit.
-  const module = (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+  const module = (await importer(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
   const exported = (module.tools ?? module.servedTools ?? module.default) as ToolsExport | undefined;
   const tools = typeof exported === 'function' ? exported(options) : exported;
   if (!Array.isArray(tools)) {
