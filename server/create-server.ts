@@ -25,6 +25,7 @@ import {
 } from './http/index.js';
 import { catalogueScopes } from './protocol/index.js';
 import { ConfigurationError } from './engine/index.js';
+import type { HtmlExtras } from './docs-site/index.js';
 import { docsRouter } from './http/docs-routes.js';
 import { consoleRouter } from './http/console-routes.js';
 import { operatorAccess } from './http/operator-access.js';
@@ -68,6 +69,8 @@ export interface BatonOptions extends Omit<McpServiceOptions, 'docs'> {
    * `authenticate` is set; a page runs its tool's example once, in-process (server/docs-site).
    */
   docs?: boolean;
+  /** More on each tool's docs page (`baton dev` adds its diagram editor there; server/cli/editor). */
+  toolPageExtras?: (tool: string) => HtmlExtras;
   /**
    * With `authenticate` and `docs` both on: let the tool pages' "Try it" panel send the bearer
    * token the reader types in (Authorization header). Off by default: the panel sends no
@@ -160,6 +163,7 @@ export function createServer(options: BatonOptions): BatonServer {
               logger,
               endpoint: path,
               tryItAuth: !authenticate ? 'open' : options.tryItSendsToken ? 'token' : 'withheld',
+              ...(options.toolPageExtras ? { toolPageExtras: options.toolPageExtras } : {}),
             }),
           ]
         : []),

@@ -19,6 +19,9 @@ import { PACKAGE_ROOT } from '../package-root.js';
 import { serveWithConfig } from '../serve.js';
 import { createMemoryVault } from '../../machines/index.js';
 import { examplesVaultPage } from './examples-vault-page.js';
+import { editorPageExtras } from './editor/editor-panel.js';
+import { editorRouter } from './editor/editor-routes.js';
+import { ToolEditor } from './editor/tool-editor.js';
 import {
   describeSource,
   examplesModulePath,
@@ -30,10 +33,14 @@ import {
 const RELOAD_DELAY_MS = 100;
 /** Folders whose files never change the tools: dependencies, builds, generated docs, VCS. */
 const IGNORED = /(^|[/\\])(node_modules|dist|\.git|docs|coverage)([/\\]|$)/;
+/** The diagram editor's candidates (editor/tool-editor.ts): checked before they replace a file, never served. */
+const CANDIDATE = /\.baton-edit-[^/\\]*$/;
 const SOURCE_FILE = /\.(ts|mts|cts|js|mjs|cjs|json)$/;
 
 export interface DevCommandOptions {
   tools?: string;
+  /** The diagram editor on the tool pages (on by default; `BATON_EDITOR=off` turns it off). */
+  editor?: boolean;
 }
 
 /** Where a failed reload went wrong: the first `file:line:col` under the project, if any. */
@@ -98,18 +105,31 @@ export async function devCommand(options: DevCommandOptions): Promise<number> {
   const watcher: FSWatcher = watch(watched, {
     ignoreInitial: true,
     ignored: (path, stats) =>
-      IGNORED.test(relative(watched, path)) || (stats?.isFile() === true && !SOURCE_FILE.test(path)),
+      IGNORED.test(relative(watched, path)) ||
+      CANDIDATE.test(path) ||
+      (stats?.isFile() === true && !SOURCE_FILE.test(path)),
   });
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
+  // The connect-payments example's page, where the examples are served, authenticating as the endpoint does.
+  const vaultPage = source.module ? {} : examplesVaultPage(config, vault);
+  // The editor needs the served registry, which exists once the server does; until then (never
+  // in practice: nothing listens yet) its routes answer 503.
+  let editor: ToolEditor | undefined;
+  const editing =
+    (options.editor ?? process.env.BATON_EDITOR !== 'off')
+      ? { router: editorRouter({ editor: () => editor, logger: stderrLogger }) }
+      : undefined;
   const serving = await serveWithConfig(config, {
     ...first,
+    ...vaultPage,
     liveTools: true,
     keyRing: config.keyRing,
-    // The connect-payments example's page, where the examples are served, authenticating as the endpoint does.
-    ...(source.module ? {} : examplesVaultPage(config, vault)),
+    routers: [...(vaultPage.routers ?? []), ...(editing ? [editing.router] : [])],
+    ...(editing ? { toolPageExtras: editorPageExtras } : {}),
   });
   const registry = serving.baton.registry as LiveToolRegistry;
+  if (editing) editor = new ToolEditor({ root: watched, modulePath, examples, registry });
   const names = (tools: ToolDefinition[]) => tools.map((tool) => tool.name).sort();
   stderrLogger.info('watching', { folder: watched, tools: describeSource(source) });
 

@@ -82,13 +82,16 @@ export const DOCS_SCRIPT = `
 export interface HtmlExtras {
   /** HTML placed before the page's first heading (the tool pages' "Try it" panel). */
   panel?: string;
-  /** More stylesheets and scripts, by file name under `<base>/assets/`, loaded after the docs' own. */
+  /**
+   * More stylesheets and scripts, by file name under `<base>/assets/` (or by absolute path, as
+   * `baton dev` serves the editor's), loaded after the docs' own.
+   */
   styles?: string[];
   scripts?: string[];
 }
 
 export function renderHtml(page: DocPage, base: string, extras: HtmlExtras = {}): string {
-  const asset = (name: string) => escapeHtml(`${base}/assets/${name}`);
+  const asset = (name: string) => escapeHtml(name.startsWith('/') ? name : `${base}/assets/${name}`);
   const blocks = page.blocks.map((b) => block(b, base));
   if (extras.panel) {
     const at = page.blocks.findIndex((b) => b.type === 'heading');

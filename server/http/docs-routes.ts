@@ -21,6 +21,8 @@ export interface DocsRoutesOptions {
   endpoint?: string;
   /** Whether the panel may send a bearer token (see try-it-panel.ts); `open` when there is no auth hook. */
   tryItAuth?: TryItAuth;
+  /** More on a tool's page, after Try it: `baton dev`'s diagram editor (server/cli/editor), nothing else. */
+  toolPageExtras?: (tool: string) => HtmlExtras;
 }
 
 // Mermaid draws with inline <style> in its SVG, hence 'unsafe-inline' for styles; scripts come
@@ -98,10 +100,11 @@ export function docsRouter(options: DocsRoutesOptions): Router {
         endpoint: options.endpoint ?? '/mcp',
         auth: options.tryItAuth ?? 'open',
       });
+      const more = options.toolPageExtras?.(tool.definition.name) ?? {};
       extras = {
-        panel: docs.renderTryItPanel(data),
-        styles: ['try-it.css'],
-        scripts: ['try-it-forms.js', 'try-it-wire.js', 'try-it-task.js', 'try-it.js'],
+        panel: docs.renderTryItPanel(data) + (more.panel ?? ''),
+        styles: ['try-it.css', ...(more.styles ?? [])],
+        scripts: ['try-it-forms.js', 'try-it-wire.js', 'try-it-task.js', 'try-it.js', ...(more.scripts ?? [])],
       };
     }
     ctx.set('Content-Security-Policy', tool ? policies.toolPage : policies.page);

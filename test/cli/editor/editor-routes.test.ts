@@ -1,0 +1,261 @@
+/**
+ * The diagram editor under `baton dev`, for real: a project made of the scaffold's tool, edited
+ * through `/dev/editor` the way the page does it. An edit lands in the tool's own file and the
+ * reloaded tool (its docs page's diagram) shows it; an edit that fails the start-up checks, a
+ * stale hash, and every red-team request (wrong Origin, wrong Host, no token, a path in the body)
+ * are refused with the file left byte for byte as it was; undo puts the text back. `baton serve`
+ * (createServer) has no such route.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { toolSource } from '../../../server/cli/scaffold-templates.js';
+import { createServer } from '../../../server/index.js';
+import { respondWith, defineTool, silentLogger } from '../../../server/engine/index.js';
+import { testKeyRing } from '../../helpers/test-server.js';
+import { freePort } from '../../helpers/spawn-baton.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface Answer {
+  status: number;
+  body: any;
+}
+
+/** An HTTP request with exactly the headers given (Host and Origin included). */
+function send(port: number, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  return new Promise<Answer>((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON: a page
+          }
+          resolve({ status: res.statusCode!, body: parsed });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the diagram editor under baton dev', function () {
+  this.timeout(120_000);
+  let dir = '';
+  let file = '';
+  let port = 0;
+  let child: ReturnType<typeof spawn>;
+  let stderr = '';
+  let token = '';
+  const api = '/dev/editor/tools/greet';
+  const page = () => ({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` });
+  const writeHeaders = () => ({ ...page(), 'baton-editor-token': token });
+  const state = async () => (await send(port, 'GET', api, page())).body;
+
+  before(async () => {
+    dir = mkdtempSync(join(ROOT, '.baton-editor-test-'));
+    file = join(dir, 'greet.ts');
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', baton: { tools: 'index.ts' } }));
+    const authoring = join(ROOT, 'server/engine/authoring/index.ts');
+    writeFileSync(file, toolSource('greet', { authoring, testing: '', tool: '' }));
+    writeFileSync(
+      join(dir, 'index.ts'),
+      "import { greetTool } from './greet.ts';\nexport const tools = [greetTool];\n",
+    );
+    port = await freePort();
+    child = spawn(process.execPath, [join(ROOT, 'bin/baton.js'), 'dev'], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    await until(() => stderr.includes('"listening"') || child.exitCode !== null, 'baton dev to listen');
+    if (child.exitCode !== null) throw new Error(stderr);
+    token = (await state()).token;
+  });
+
+  after(() => {
+    if (child?.exitCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('reads the tool from its own file: states, transitions, questions and the hash', async () => {
+    const got = await state();
+    expect(got).to.include({ tool: 'greet', file: 'greet.ts', kind: 'ts' });
+    expect(got.hash).to.match(/^[0-9a-f]{64}$/);
+    expect(got.outline.states.map((s: { id: string }) => s.id)).to.deep.equal(['', 'askName', 'done', 'declined']);
+    expect(got.outline.states[1]).to.include({ question: 'name' });
+    expect(token).to.have.length.greaterThan(30);
+  });
+
+  it('writes an edit into the file, and the reloaded tool shows it', async () => {
+    const before = await state();
+    const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+      hash: before.hash,
+      edit: {
+        op: 'add-question',
+        parent: [],
+        name: 'askMood',
+        question: {
+          key: 'mood',
+          kind: 'form',
+          message: 'How are you?',
+          fields: [{ name: 'mood', type: 'enum', required: true, title: 'Mood', options: ['good', 'bad'] }],
+        },
+        targets: { accept: ['done'], decline: ['declined'], cancel: ['declined'] },
+      },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    const text = readFileSync(file, 'utf8');
+    expect(text).to.include("meta: { 'baton.input': { key: 'mood' } },");
+    expect(text).to.include("    mood: {\n      kind: 'form',");
+    // A comment of the scaffold is still there, word for word.
+    expect(text).to.include('// The tool result is the output of the final state the flow ends in.');
+    expect(answer.body.hash).to.not.equal(before.hash);
+    const docs = await send(port, 'GET', '/docs/tools/greet', page());
+    expect(docs.body).to.match(/askMood/);
+  });
+
+  it('refuses an edit that fails the start-up checks with their message, leaving the file as it was', async () => {
+    const before = readFileSync(file);
+    const { hash } = await state();
+    const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+      hash,
+      edit: { op: 'delete-state', path: ['askName'] },
+    });
+    expect(answer.status).to.equal(422);
+    expect(answer.body.error.reason).to.equal('checks');
+    expect(answer.body.error.message).to.match(/askName/);
+    expect(readFileSync(file).equals(before)).to.equal(true);
+  });
+
+  it('refuses a stale hash: the page reloads instead of overwriting', async () => {
+    const before = readFileSync(file);
+    const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+      hash: '0'.repeat(64),
+      edit: { op: 'add-state', parent: [], name: 'late' },
+    });
+    expect(answer.status).to.equal(409);
+    expect(answer.body.error.reason).to.equal('stale');
+    expect(readFileSync(file).equals(before)).to.equal(true);
+  });
+
+  it('undoes the last edit', async () => {
+    const { hash, undo } = await state();
+    expect(undo).to.equal(1);
+    const answer = await send(port, 'POST', `${api}/undo`, writeHeaders(), { hash });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
+    expect(readFileSync(file, 'utf8')).to.equal(
+      toolSource('greet', { authoring: join(ROOT, 'server/engine/authoring/index.ts'), testing: '', tool: '' }),
+    );
+    expect(answer.body.undo).to.equal(0);
+  });
+
+  describe('red team: nothing is written', () => {
+    let before: Buffer;
+    let hash = '';
+    const edit = () => ({ hash, edit: { op: 'add-state', parent: [], name: 'evil' } });
+    beforeEach(async () => {
+      before = readFileSync(file);
+      hash = (await state()).hash;
+    });
+    afterEach(() => expect(readFileSync(file).equals(before)).to.equal(true));
+
+    it('refuses another Origin', async () => {
+      const answer = await send(
+        port,
+        'POST',
+        `${api}/edit`,
+        { ...writeHeaders(), origin: 'http://evil.example' },
+        edit(),
+      );
+      expect(answer.status).to.equal(403);
+    });
+    it('refuses a write without an Origin', async () => {
+      const { origin: _origin, ...headers } = writeHeaders();
+      expect((await send(port, 'POST', `${api}/edit`, headers, edit())).status).to.equal(403);
+    });
+    it('refuses another Host (DNS rebinding), reads included', async () => {
+      const headers = { ...writeHeaders(), host: `evil.example:${port}`, origin: `http://evil.example:${port}` };
+      expect((await send(port, 'POST', `${api}/edit`, headers, edit())).status).to.equal(403);
+      expect((await send(port, 'GET', api, { host: `evil.example:${port}` })).status).to.equal(403);
+    });
+    it('refuses a write without the token, or with a wrong one', async () => {
+      const { 'baton-editor-token': _token, ...headers } = writeHeaders();
+      expect((await send(port, 'POST', `${api}/edit`, headers, edit())).status).to.equal(403);
+      const wrong = { ...headers, 'baton-editor-token': 'x'.repeat(token.length) };
+      expect((await send(port, 'POST', `${api}/edit`, wrong, edit())).status).to.equal(403);
+    });
+    it('refuses a path in the body, wherever it is put', async () => {
+      const outside = await send(port, 'POST', `${api}/edit`, writeHeaders(), { ...edit(), file: '/etc/passwd' });
+      expect(outside.status).to.equal(400);
+      const inside = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+        hash,
+        edit: { op: 'add-state', parent: [], name: 'x', path: '../../package.json' },
+      });
+      expect(inside.status).to.equal(400);
+      const traversal = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+        hash,
+        edit: { op: 'rename-state', path: ['..', 'etc'], name: 'x' },
+      });
+      expect(traversal.status).to.equal(400);
+    });
+    it('refuses a tool name that is a path', async () => {
+      const answer = await send(port, 'POST', `/dev/editor/tools/..%2F..%2Fpackage.json/edit`, writeHeaders(), edit());
+      expect(answer.status).to.equal(404);
+    });
+  });
+});
+
+describe('baton serve (createServer) and the diagram editor', () => {
+  it('has no editor route and no editor on its tool pages', async () => {
+    const tool = defineTool({
+      name: 'greet',
+      description: 'Greets.',
+      inputSchema: { type: 'object' },
+      machine: respondWith('hi', () => 'hi'),
+    });
+    const baton = createServer({ tools: [tool], keyRing: testKeyRing(), logger: silentLogger });
+    const { server } = await baton.listen(0, '127.0.0.1');
+    try {
+      const port = (server.address() as { port: number }).port;
+      const headers = { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` };
+      expect((await send(port, 'GET', '/dev/editor/tools/greet', headers)).status).to.equal(404);
+      expect(
+        (await send(port, 'POST', '/dev/editor/tools/greet/edit', headers, { hash: 'x', edit: {} })).status,
+      ).to.equal(404);
+      const docs = await send(port, 'GET', '/docs/tools/greet', headers);
+      expect(docs.status).to.equal(200);
+      expect(docs.body).to.not.include('id="editor"');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await baton.close();
+    }
+  });
+});
