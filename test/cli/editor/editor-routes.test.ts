@@ -6,19 +6,13 @@
  * are refused with the file left byte for byte as it was; undo puts the text back. `baton serve`
  * (createServer) has no such route.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { toolSource } from '../../../server/cli/scaffold-templates.js';
 import { createServer } from '../../../server/index.js';
 import { respondWith, defineTool, silentLogger } from '../../../server/engine/index.js';
 import { testKeyRing } from '../../helpers/test-server.js';
-import { freePort } from '../../helpers/spawn-baton.js';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+import { startDevProject, type DevProject } from '../../helpers/dev-project.js';
 
 interface Answer {
   status: number;
@@ -56,21 +50,11 @@ function send(port: number, method: string, path: string, headers: Record<string
   });
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('the diagram editor under baton dev', function () {
   this.timeout(120_000);
-  let dir = '';
+  let project: DevProject;
   let file = '';
   let port = 0;
-  let child: ReturnType<typeof spawn>;
-  let stderr = '';
   let token = '';
   const api = '/dev/editor/tools/greet';
   const page = () => ({ host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` });
@@ -78,31 +62,12 @@ describe('the diagram editor under baton dev', function () {
   const state = async () => (await send(port, 'GET', api, page())).body;
 
   before(async () => {
-    dir = mkdtempSync(join(ROOT, '.baton-editor-test-'));
-    file = join(dir, 'greet.ts');
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module', baton: { tools: 'index.ts' } }));
-    const authoring = join(ROOT, 'server/engine/authoring/index.ts');
-    writeFileSync(file, toolSource('greet', { authoring, testing: '', tool: '' }));
-    writeFileSync(
-      join(dir, 'index.ts'),
-      "import { greetTool } from './greet.ts';\nexport const tools = [greetTool];\n",
-    );
-    port = await freePort();
-    child = spawn(process.execPath, [join(ROOT, 'bin/baton.js'), 'dev'], {
-      cwd: dir,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
-    await until(() => stderr.includes('"listening"') || child.exitCode !== null, 'baton dev to listen');
-    if (child.exitCode !== null) throw new Error(stderr);
+    project = await startDevProject();
+    ({ file, port } = project);
     token = (await state()).token;
   });
 
-  after(() => {
-    if (child?.exitCode === null) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => project?.stop());
 
   it('reads the tool from its own file: states, transitions, questions and the hash', async () => {
     const got = await state();
@@ -170,9 +135,7 @@ describe('the diagram editor under baton dev', function () {
     expect(undo).to.equal(1);
     const answer = await send(port, 'POST', `${api}/undo`, writeHeaders(), { hash });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
-    expect(readFileSync(file, 'utf8')).to.equal(
-      toolSource('greet', { authoring: join(ROOT, 'server/engine/authoring/index.ts'), testing: '', tool: '' }),
-    );
+    expect(readFileSync(file, 'utf8')).to.equal(project.original);
     expect(answer.body.undo).to.equal(0);
   });
 
