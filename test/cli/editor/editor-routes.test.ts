@@ -137,6 +137,8 @@ describe('the diagram editor under baton dev', function () {
     expect(answer.status, JSON.stringify(answer.body)).to.equal(200);
     expect(readFileSync(file, 'utf8')).to.equal(project.original);
     expect(answer.body.undo).to.equal(0);
+    // The candidates checked beside the file never reached the dev loop's watcher.
+    expect(project.stderr()).to.include('"event":"reloaded"').and.not.include('baton-edit-');
   });
 
   describe('red team: nothing is written', () => {
