@@ -19,8 +19,8 @@ export {
   type TaskListQuery,
   type TaskPage,
 } from './task-listing.js';
+export { activeStates } from '../active-states.js';
 export {
-  activeStates,
   describeTask,
   summarizeTask,
   type TaskDetail,

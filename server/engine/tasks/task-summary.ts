@@ -6,6 +6,7 @@
  */
 import type { JsonRpcErrorObject, TaskPhase, TaskRecord, TaskStatus } from './task-record.js';
 import { completedMessage, isTerminal } from './task-record.js';
+import { activeStates } from '../active-states.js';
 
 export interface TaskQuestionSummary {
   /** The wire key (`approve`, `approve.2`): what tasks/update answers. */
@@ -53,16 +54,6 @@ export interface TaskSummary {
 export interface TaskDetail extends TaskSummary {
   /** The tool's result (a CallToolResult) once completed: the operator asked to see this task. */
   result?: Record<string, unknown>;
-}
-
-/** The active states of an XState snapshot value (`'a'`, `{ a: 'b' }`, `{ p: { x: 'y', z: {} } }`) as key paths. */
-export function activeStates(value: unknown, prefix = ''): string[] {
-  if (typeof value === 'string') return [prefix + value];
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return prefix ? [prefix.slice(0, -1)] : [];
-  const entries = Object.entries(value as Record<string, unknown>);
-  // `{ region: {} }`: a parallel region or compound state entered with no child active yet.
-  if (entries.length === 0) return prefix ? [prefix.slice(0, -1)] : [];
-  return entries.flatMap(([key, child]) => activeStates(child, `${prefix}${key}.`));
 }
 
 const FLOW_TRACE_ID = /^([0-9a-f]{32})-/;
