@@ -35,7 +35,7 @@ export function consolePage(options: ConsolePageOptions): string {
 <link rel="stylesheet" href="${base}/assets/console.css">
 </head>
 <body>
-<header><strong>Baton</strong> console · <a href="${base}">tasks</a> · <a href="${base}/stuck">stuck</a></header>
+<header><strong>Baton</strong> console · <a href="${base}">tasks</a> · <a href="${base}/stuck">stuck</a> · <a href="${base}/replay">replay</a></header>
 <main>
 <h1>${escapeHtml(options.title)}</h1>
 ${options.body}

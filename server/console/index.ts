@@ -15,3 +15,5 @@ export {
 export { taskPage, type TaskPageView } from './task-page.js';
 export { stuckPage, type StuckView } from './stuck-page.js';
 export { taskDiagram, type TaskDiagram } from './task-diagram.js';
+export { replayPage, type ReplayView, type ReplayOutcomeView } from './replay-page.js';
+export { readReplayAnswers } from './replay-answers.js';

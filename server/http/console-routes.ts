@@ -21,6 +21,7 @@ import {
 import type { TaskStatus } from '../engine/tasks/index.js';
 import type { Principal } from '../protocol/index.js';
 import { ConsoleCsrf } from './console-csrf.js';
+import { replayRoutes } from './console-replay-routes.js';
 import { diagramAssetRoutes } from './diagram-assets.js';
 import type { OperatorCheck } from './operator-access.js';
 import { readBody } from './read-body.js';
@@ -65,7 +66,7 @@ function minutes(ctx: Context, name: string, fallbackMs: number): number {
   return Number.isSafeInteger(value) && value >= 1 && value <= 100_000 ? value : Math.round(fallbackMs / 60_000);
 }
 
-function sendPage(ctx: Context, html: string): void {
+export function sendPage(ctx: Context, html: string): void {
   ctx.set('Content-Security-Policy', POLICY);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
@@ -77,14 +78,14 @@ function sendPage(ctx: Context, html: string): void {
   ctx.body = html;
 }
 
-function refuse(ctx: Context, status: number, text: string): void {
+export function refuse(ctx: Context, status: number, text: string): void {
   ctx.status = status;
   ctx.type = 'text';
   ctx.body = text;
 }
 
 /** Whether a POST comes from a page of this very origin (not merely an allowed one). */
-function sameOrigin(ctx: Context): boolean {
+export function sameOrigin(ctx: Context): boolean {
   const site = ctx.get('sec-fetch-site');
   if (site && site !== 'same-origin') return false;
   const origin = ctx.get('origin');
@@ -221,6 +222,19 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
     ctx.set('Cache-Control', 'private, max-age=3600');
     ctx.type = 'text/css';
     ctx.body = await style;
+  });
+  replayRoutes(router, {
+    base,
+    guard,
+    operatorOf,
+    tools: options.tools,
+    keyRing: options.keyRing,
+    logger: options.logger,
+    clock,
+    csrf,
+    sendPage,
+    refuse,
+    sameOrigin,
   });
   diagramAssetRoutes(router, { base, guard, scripts: ['console.js'], what: 'The console', cache: 'private' });
   return router;
