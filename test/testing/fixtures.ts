@@ -163,3 +163,56 @@ export function bookingTool(options: { taken?: string[]; whenTaken?: 'reask' | '
     safeActors: ['checkAvailability'],
   });
 }
+
+const TEAM_QUESTIONS = {
+  team: {
+    kind: 'form',
+    message: 'Which team?',
+    schema: {
+      type: 'object',
+      properties: { team: { type: 'string', enum: ['platform', 'design'] } },
+      required: ['team'],
+    },
+  },
+  details: {
+    kind: 'form',
+    message: 'Anything else?',
+    schema: {
+      type: 'object',
+      properties: { laptop: { type: 'boolean' }, note: { type: 'string' } },
+      required: ['laptop'],
+    },
+  },
+} as const;
+
+/** The setup of `teamTool`: an enum question (`team`) and a form of two fields (`details`). */
+export const teamSetup = toolSetup({
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  questions: TEAM_QUESTIONS,
+  types: {} as { context: { team: string | null } },
+});
+
+/** Asks the team (one enum field), then the details; declining either ends in `none`. */
+export function teamTool() {
+  const machine = teamSetup.createMachine({
+    id: 'team',
+    initial: 'team',
+    context: { team: null },
+    states: {
+      team: teamSetup.ask.team({
+        onAccept: { target: 'details', actions: assign({ team: ({ event }) => event.content.team }) },
+        onDecline: 'none',
+      }),
+      details: teamSetup.ask.details({ onAccept: 'joined', onDecline: 'none' }),
+      joined: { type: 'final', output: ({ context }) => `Joined ${context.team}.` },
+      none: { type: 'final', output: 'Joined nothing.' },
+    },
+  });
+  return teamSetup.defineTool({ name: 'team', description: 'Joins a team.', machine });
+}
+
+/** `teamTool`'s machine behind a plain `defineTool`: nothing types its answers. */
+export function untypedTeamTool() {
+  const { machine, name, description, inputSchema } = teamTool();
+  return defineTool({ name: `${name}-untyped`, description, inputSchema, machine });
+}

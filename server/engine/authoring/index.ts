@@ -7,13 +7,18 @@ export type { AskBuilders, AskedState, AskFor, InputState, ResultState } from '.
 export type {
   AnswerEventsOf,
   FormContentOf,
+  FormResponse,
   FormSpec,
   FromObjectSchema,
   ObjectSchema,
   QuestionSpec,
+  ResponseOf,
+  ResponsesOf,
+  RootsResponse,
   RootsSpec,
   SamplingResult,
   SamplingSpec,
+  UrlResponse,
   UrlSpec,
 } from './question-specs.js';
 export {
@@ -42,10 +47,13 @@ export {
 } from './input-states.js';
 export {
   defineTool,
+  type AnswersFor,
+  type OneOrList,
   type ToolAnnotations,
   type ToolDefinition,
   type ToolExample,
   type ToolSpec,
+  type UntypedResponses,
 } from './tool-definition.js';
 export {
   definePrompt,

@@ -110,3 +110,29 @@ export type FromObjectSchema<S> = S extends JSONSchema ? FromSchema<S> : never;
 export type ArgumentsOf<S> = S extends { additionalProperties: true | object }
   ? FromObjectSchema<S>
   : DeclaredProperties<FromObjectSchema<S>>;
+
+/** A form's answer as the client sends it, named so a type error names it in a few words. */
+export type FormResponse<TContent> =
+  { action: 'accept'; content: TContent } | { action: 'decline' } | { action: 'cancel' };
+/** A URL question's answer: accepting only says the user agreed to open the page. */
+export type UrlResponse = { action: 'accept' | 'decline' | 'cancel' };
+/** A roots request's answer (`roots/list` result). */
+export type RootsResponse = { roots: Array<{ uri: string; name?: string }> };
+
+/**
+ * What a client sends in `inputResponses` for one question, typed from its declaration: a form's
+ * accept carries exactly the content its schema declares (a misspelled field, or a value outside
+ * an `enum`, does not compile), a URL question's accept carries nothing.
+ */
+export type ResponseOf<Q> = Q extends { kind: 'form' }
+  ? FormResponse<FormContentOf<Q>>
+  : Q extends { kind: 'url' }
+    ? UrlResponse
+    : Q extends { kind: 'sampling' }
+      ? SamplingResult
+      : RootsResponse;
+
+/** The response to each declared question, by key (what `exampleAnswers` and the test kit's answers are typed from). */
+export type ResponsesOf<TQuestions> = Flat<{ [K in keyof TQuestions & string]: ResponseOf<TQuestions[K]> }>;
+/** The same object type without its alias, so an error prints the responses (`{ team: FormResponse<…> }`), not the questions. */
+type Flat<T> = T extends infer U ? { [K in keyof U]: U[K] } : never;

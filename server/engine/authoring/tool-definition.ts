@@ -17,18 +17,37 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * The responses a tool's questions take, by question key, when nothing says more (`defineTool`
+ * with a plain machine, a tool read from JSON): any key, any value. `toolSetup(…).defineTool`
+ * gives each key its question's response type instead (question-specs.ts, `ResponsesOf`).
+ */
+export type UntypedResponses = Record<string, unknown>;
+
+/**
+ * Answers by question key, as `inputResponses` values; a list gives one per time the question is
+ * asked. Typed from `TResponses`, so with `toolSetup` an undeclared key or a value its question's
+ * schema refuses does not compile.
+ */
+export type AnswersFor<TResponses = UntypedResponses> = { [K in keyof TResponses]?: OneOrList<TResponses[K]> };
+/** One answer, or a list of them (one per time the question is asked). */
+export type OneOrList<TResponse> = TResponse | readonly TResponse[];
+
 /** One more example run for the docs: its own arguments and answers, shown as its own conversation. */
-export interface ToolExample {
+export interface ToolExample<TResponses = UntypedResponses> {
   /** What the run shows, e.g. "a large database in ap-south is refused, then placed in eu-west". */
   title: string;
   /** The call's arguments (default: `exampleArguments`). */
   arguments?: Record<string, unknown>;
   /** Answers by question key, as `exampleAnswers` (default: `exampleAnswers`, then the schema). */
-  answers?: Record<string, unknown>;
+  answers?: AnswersFor<TResponses>;
 }
 
 /** What `defineTool` takes: the tool as tools/list shows it, its machine, and what the docs and checks run. */
-export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> extends FlowOptions {
+export interface ToolSpec<
+  TMachine extends AnyStateMachine = AnyStateMachine,
+  TResponses = UntypedResponses,
+> extends FlowOptions {
   /** 1-128 characters of A-Z a-z 0-9 _ - . (spec, server/tools "Tool names"). */
   name: string;
   title?: string;
@@ -55,9 +74,9 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
    * Answers the generated docs give, by question key, as `inputResponses` values (an array gives
    * one per time the question is asked). Questions not listed are answered from their schema.
    */
-  exampleAnswers?: Record<string, unknown>;
+  exampleAnswers?: AnswersFor<TResponses>;
   /** Further example runs, each shown on the tool's docs page after the main one. */
-  examples?: ToolExample[];
+  examples?: Array<ToolExample<TResponses>>;
   /**
    * Stand-ins for invoked actors, by name, when the docs run the example (`machine.provide`). The
    * docs really run the happy path, so give one for every actor with an effect that must not
@@ -72,9 +91,12 @@ export interface ToolSpec<TMachine extends AnyStateMachine = AnyStateMachine> ex
   safeActors?: string[];
 }
 
-/** A tool ready to serve (`serve({ tools })`, `runFlow`, `describePaths`), as `defineTool` returns it. */
-export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine>
-  extends ToolSpec<TMachine>, FlowDefinition {
+/**
+ * A tool ready to serve (`serve({ tools })`, `runFlow`, `describePaths`), as `defineTool` returns
+ * it. `TResponses` types the answers the test kit takes for it (from `toolSetup`'s questions).
+ */
+export interface ToolDefinition<TMachine extends AnyStateMachine = AnyStateMachine, TResponses = UntypedResponses>
+  extends ToolSpec<TMachine, TResponses>, FlowDefinition {
   method: 'tools/call';
   machine: TMachine;
 }

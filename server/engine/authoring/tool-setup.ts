@@ -28,10 +28,17 @@ import {
   type Values,
 } from 'xstate';
 import { askBuilders, type AskBuilders, type ConfigOf, type MachineSetup } from './ask-builders.js';
-import type { AnswerEventsOf, AnswersNeeded, ArgumentsOf, ObjectSchema, QuestionSpec } from './question-specs.js';
+import type {
+  AnswerEventsOf,
+  AnswersNeeded,
+  ArgumentsOf,
+  ObjectSchema,
+  QuestionSpec,
+  ResponsesOf,
+} from './question-specs.js';
 import { withDeclaredQuestions } from './question-states.js';
 import type { CheckedConfig, Names } from './target-checks.js';
-import { defineTool, type ToolDefinition, type ToolSpec } from './tool-definition.js';
+import { defineTool, type AnswersFor, type ToolDefinition, type ToolSpec } from './tool-definition.js';
 
 type Params = Record<string, ParameterizedObject['params'] | undefined>;
 /** XState's own default for "none given" (`{}`), spelled so the linter accepts it. */
@@ -180,15 +187,20 @@ export type ToolSetup<
   createMachine<const TConfig extends ConfigOf<S>>(
     config: CheckedConfig<TConfig, ConfigOf<S>, TEventType, AnswersNeeded<TQuestions>, TNames>,
   ): ReturnType<S['createMachine']>;
-  /** `defineTool` with this setup's schemas; `exampleArguments` typed from `inputSchema`. */
+  /**
+   * `defineTool` with this setup's schemas: `exampleArguments` typed from `inputSchema`, and
+   * `exampleAnswers` and `examples[].answers` from each question's schema (an undeclared key, a
+   * misspelled field or a value outside an `enum` does not compile). The tool it returns carries
+   * those types on to the test kit's answers (`runFlow`, `describePaths`).
+   */
   defineTool(
     tool: Omit<ToolSpec, 'inputSchema' | 'outputSchema' | 'exampleArguments' | 'exampleAnswers' | 'examples'> & {
       machine: AnyStateMachine;
       exampleArguments?: TInput;
-      exampleAnswers?: { [K in keyof TQuestions]?: unknown };
-      examples?: Array<{ title: string; arguments?: TInput; answers?: { [K in keyof TQuestions]?: unknown } }>;
+      exampleAnswers?: AnswersFor<ResponsesOf<TQuestions>>;
+      examples?: Array<{ title: string; arguments?: TInput; answers?: AnswersFor<ResponsesOf<TQuestions>> }>;
     },
-  ): ToolDefinition;
+  ): ToolDefinition<AnyStateMachine, ResponsesOf<TQuestions>>;
 };
 
 /**

@@ -87,6 +87,26 @@ describe('toolSetup', () => {
       }
     });
 
+    it('reports a wrong example answer by the value or name that is wrong, in a few short lines', () => {
+      const answerLines = marked.filter((line) => /example answer|examples\[\]\.answers/.test(lines[line - 1]!));
+      expect(answerLines).to.have.length.greaterThanOrEqual(4);
+      for (const line of answerLines) {
+        const text = diagnostics
+          .filter((d) => d.line === line)
+          .map((d) => d.text)
+          .join('\n');
+        // The types printed are the responses (FormResponse<…>), never the question declarations,
+        // and the last line says what is wrong in one short sentence naming it.
+        expect(text, `line ${line + 1}`).not.to.match(/kind|message|schema/);
+        const last = text.split('\n').at(-1)!;
+        const wrong = /\b(platfrom|nte|taem|justifcation)\b/.exec(lines[line]!)?.[0];
+        expect(last, `line ${line + 1}`).to.match(new RegExp(`['"]${wrong}['"]`));
+        // A wrong key is one line naming it and the keys there are; a wrong value ends in a short line.
+        if (/question key|not asked/.test(lines[line - 1]!)) expect(text, `line ${line + 1}`).not.to.include('\n');
+        else expect(last.length, `line ${line + 1}: ${last}`).to.be.at.most(160);
+      }
+    });
+
     it("reports a plain question state's wrong key, missing tag or missing answer in one short sentence", () => {
       const questionLines = marked.filter((line) =>
         /question key in a plain|without the baton.input tag|does not handle a decline/.test(lines[line - 1]!),

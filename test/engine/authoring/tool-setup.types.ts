@@ -7,7 +7,8 @@
  * Nothing here runs.
  */
 import { assign } from 'xstate';
-import { toolSetup } from '../../../server/engine/index.js';
+import { defineTool, toolSetup } from '../../../server/engine/index.js';
+import { teamSetup, teamTool } from '../../testing/fixtures.js';
 import { expenseMachine, expenseSetup } from './expense-approval.js';
 
 const { ask } = expenseSetup;
@@ -280,5 +281,60 @@ export function plainActionTypo() {
       },
       booked: { type: 'final' },
     },
+  });
+}
+
+/**
+ * Example answers typed from each question's schema (`teamSetup`: `team` is an enum field,
+ * `details` a form of two fields), in `exampleAnswers` and in `examples[].answers`.
+ */
+export function exampleAnswerTypos() {
+  const { machine, inputSchema } = teamTool();
+  teamSetup.defineTool({
+    name: 'x',
+    description: 'x',
+    machine,
+    // @ts-expect-error an example answer outside the question's enum
+    exampleAnswers: { team: { action: 'accept', content: { team: 'platfrom' } } },
+  });
+  teamSetup.defineTool({
+    name: 'x',
+    description: 'x',
+    machine,
+    exampleAnswers: {
+      // @ts-expect-error a misspelled field in an example answer
+      details: { action: 'accept', content: { laptop: true, nte: 'desk by the window' } },
+    },
+  });
+  teamSetup.defineTool({
+    name: 'x',
+    description: 'x',
+    machine,
+    examples: [
+      // @ts-expect-error an answer outside the enum in examples[].answers
+      { title: 'typo', answers: { team: { action: 'accept', content: { team: 'platfrom' } } } },
+      // @ts-expect-error a misspelled question key in examples[].answers
+      { title: 'key', answers: { taem: { action: 'decline' } } },
+    ],
+  });
+  // What the schemas allow compiles: a list (one per time asked), a decline, an optional field left out.
+  teamSetup.defineTool({
+    name: 'x',
+    description: 'x',
+    machine,
+    exampleAnswers: {
+      team: [{ action: 'accept', content: { team: 'platform' } }, { action: 'decline' }],
+      details: { action: 'accept', content: { laptop: false } },
+    },
+    examples: [{ title: 'design', answers: { team: { action: 'accept', content: { team: 'design' } } } }],
+  });
+  // A plain defineTool knows no questions: its answers stay untyped.
+  defineTool({
+    name: 'x',
+    description: 'x',
+    inputSchema,
+    machine,
+    exampleAnswers: { team: { action: 'accept', content: { team: 'platfrom' } }, anything: 1 },
+    examples: [{ title: 'untyped', answers: { taem: 'anything' } }],
   });
 }
