@@ -9,7 +9,7 @@ function isResponse(value: unknown): value is { action: string } {
   return typeof value === 'object' && value !== null && typeof (value as { action?: unknown }).action === 'string';
 }
 
-export function acceptVariants(key: string, variants: unknown[], schema: Schema | undefined): unknown[] {
+export function acceptVariants(key: string, variants: readonly unknown[], schema: Schema | undefined): unknown[] {
   return variants.map((variant) => {
     if (isResponse(variant)) return variant;
     if (typeof variant === 'object' && variant !== null && !Array.isArray(variant)) {

@@ -4,7 +4,8 @@
  * last test that every final state was reached. Mocha's `describe` and `it` are taken from the
  * globals mocha sets up, so the package does not depend on mocha.
  */
-import type { ToolDefinition } from '../engine/index.js';
+import type { AnyStateMachine } from 'xstate';
+import type { ToolDefinition, UntypedResponses } from '../engine/index.js';
 import { planPaths, type AnswerPath } from './path-plan.js';
 import { unreachedFinals, walkPath, type WalkedPath, type WalkOptions } from './walk-paths.js';
 
@@ -14,7 +15,7 @@ interface MochaGlobals {
 }
 
 /** `walkPaths`' options, plus mocha's per-test timeout and the final states no path should reach. */
-export interface DescribePathsOptions extends WalkOptions {
+export interface DescribePathsOptions<TResponses = UntypedResponses> extends WalkOptions<TResponses> {
   /** Per test (default 30 s: a task's timers run on real time). */
   timeoutMs?: number;
   /** Final states no path is meant to reach (each is named in the last test otherwise). */
@@ -41,7 +42,10 @@ function ending(path: AnswerPath): string {
  * describePaths(releaseTool);
  * ```
  */
-export function describePaths(tool: ToolDefinition, options: DescribePathsOptions = {}): void {
+export function describePaths<TResponses = UntypedResponses>(
+  tool: ToolDefinition<AnyStateMachine, TResponses>,
+  options: DescribePathsOptions<TResponses> = {},
+): void {
   const { describe, it } = globalThis as unknown as MochaGlobals;
   if (typeof describe !== 'function') throw new Error('describePaths runs inside mocha (describe/it are missing)');
   const paths = planPaths(tool, options);
@@ -61,7 +65,9 @@ export function describePaths(tool: ToolDefinition, options: DescribePathsOption
     it('reaches every final state', async function () {
       // Only when every path ran (not under --grep): a path left out would count as unreached.
       if (walked.length < paths.length) this.skip();
-      const unreached = unreachedFinals(tool, walked).filter((state) => !(options.unreachable ?? []).includes(state));
+      const unreached = unreachedFinals(tool as ToolDefinition, walked).filter(
+        (state) => !(options.unreachable ?? []).includes(state),
+      );
       if (unreached.length > 0) {
         throw new Error(
           `${tool.name}: no walked path ends in ${unreached.map((state) => `"${state}"`).join(', ')}. Give the answers (answers: { key: [...] }) or the actor outcomes (outcomes: { actor: [done(...), fail(...)] }) that lead there, or list the state in unreachable.`,

@@ -21,7 +21,7 @@ export {
   type RunFlowOptions,
 } from './run-flow.js';
 export { done, fail, type ActorOutcome } from './actor-outcomes.js';
-export { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
+export { planPaths, type AnswerPath, type AnswerVariant, type AnswerVariants, type PlanOptions } from './path-plan.js';
 export {
   pathProblem,
   unreachedFinals,

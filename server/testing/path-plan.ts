@@ -19,7 +19,7 @@
  */
 import { initialTransition, transition, type AnyActor, type AnyActorLogic, type AnyEventObject } from 'xstate';
 import type { AnyMachineSnapshot, AnyStateMachine } from 'xstate';
-import type { ToolDefinition } from '../engine/index.js';
+import type { ToolDefinition, UntypedResponses } from '../engine/index.js';
 import { EngineError } from '../engine/engine-error.js';
 import { JsonSchemaValidator } from '../engine/json-schema-validator.js';
 import { deliverAnswers } from '../engine/round/answer-delivery.js';
@@ -55,8 +55,22 @@ export interface AnswerPath {
   guessed?: string[];
 }
 
+/**
+ * One accept answer to try at a question: a whole response (`accept({…})`), the form's content,
+ * or, for a form of one field, that field's value. Typed from the question where the tool comes
+ * from `toolSetup`, so a misspelled field or a value outside an `enum` does not compile.
+ */
+export type AnswerVariant<TResponse> =
+  TResponse | (TResponse extends { action: 'accept'; content: infer C } ? C | OnlyFieldOf<C> : never);
+/** The value of a one-field form's field (`never` for a form of several fields). */
+type OnlyFieldOf<C> = { [F in keyof C]-?: [Exclude<keyof C, F>] extends [never] ? C[F] : never }[keyof C];
+/** The accept answers to try, by question key (`answers: { team: ['platform', 'design'] }`). */
+export type AnswerVariants<TResponses = UntypedResponses> = {
+  [K in keyof TResponses]?: ReadonlyArray<AnswerVariant<TResponses[K]>>;
+};
+
 /** What `planPaths` (and so `walkPaths` and `describePaths`) explores beyond the tool's example answers. */
-export interface PlanOptions {
+export interface PlanOptions<TResponses = UntypedResponses> {
   /** Paths beyond this many are left out (a big machine can hold thousands). */
   limit?: number;
   /**
@@ -64,7 +78,7 @@ export interface PlanOptions {
    * (`{ date: '2026-12-05' }`), the one field's value of a one-field form (`'2026-12-05'`), or a
    * whole response (`accept({…})`). Decline and cancel are tried as well.
    */
-  answers?: Record<string, unknown[]>;
+  answers?: AnswerVariants<TResponses>;
   /** What an invoked actor may come to, by actor name: `done(output)` or `fail(error)`, one path each. */
   outcomes?: Record<string, ActorOutcome[]>;
   /** How many times one question may be asked (an actor invoked, a timer fired) on one path (default 2). */
@@ -149,7 +163,12 @@ function toPath(node: PlanNode): AnswerPath {
 }
 
 /** Every path from the start to a final state, as the answers and outcomes that take it. */
-export function planPaths(tool: ToolDefinition, options: PlanOptions = {}): AnswerPath[] {
+export function planPaths<TResponses = UntypedResponses>(
+  typed: ToolDefinition<AnyStateMachine, TResponses>,
+  options: PlanOptions<TResponses> = {},
+): AnswerPath[] {
+  const tool = typed as ToolDefinition;
+  const variants = options.answers as Record<string, readonly unknown[]> | undefined;
   const machine = tool.machine as AnyStateMachine;
   const maxAsks = options.maxAsks ?? 2;
   const limit = options.limit ?? 200;
@@ -172,7 +191,7 @@ export function planPaths(tool: ToolDefinition, options: PlanOptions = {}): Answ
   const answerRound = (node: PlanNode) => {
     const asked = pendingQuestions(node.snapshot).map(({ question }) => question);
     if (asked.length === 0 || asked.some((q) => (node.counts[`?${q.key}`] ?? 0) >= maxAsks)) return;
-    const tries = asked.map((question) => plannedResponses(tool, question, node.snapshot.context, options.answers));
+    const tries = asked.map((question) => plannedResponses(tool, question, node.snapshot.context, variants));
     const counts = { ...node.counts };
     for (const question of asked) counts[`?${question.key}`] = (counts[`?${question.key}`] ?? 0) + 1;
     for (const responses of combinations(tries)) {

@@ -47,7 +47,7 @@ export function plannedResponses(
   tool: ToolDefinition,
   question: Question,
   context: unknown,
-  variants: Record<string, unknown[]> | undefined,
+  variants: Record<string, readonly unknown[]> | undefined,
 ): unknown[] {
   const refusals = [{ action: 'decline' }, { action: 'cancel' }];
   switch (question.kind) {

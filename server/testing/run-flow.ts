@@ -6,8 +6,8 @@
  * answers, and with effects allowed: the actors that run are the tool's own, except where its
  * `exampleActors` or the `actors` option give a stand-in.
  */
-import type { AnyActorLogic } from 'xstate';
-import type { ToolDefinition } from '../engine/index.js';
+import type { AnyActorLogic, AnyStateMachine } from 'xstate';
+import type { AnswersFor, ToolDefinition, UntypedResponses } from '../engine/index.js';
 import {
   answersFirst,
   defaultAnswers,
@@ -17,12 +17,23 @@ import {
   type Round,
   type RoundsRun,
 } from '../simulation/index.js';
-
 export { answersFirst, type AnswerPolicy, type Answers } from '../simulation/index.js';
 
-/** An accept answer, with the form's content (`accept({ confirm: true })`), for `runFlow`'s answers. */
-export const accept = (content?: Record<string, unknown>) =>
-  content === undefined ? { action: 'accept' as const } : { action: 'accept' as const, content };
+/**
+ * An accept answer, with the form's content (`accept({ confirm: true })`), for `runFlow`'s answers.
+ * Where the tool comes from `toolSetup`, the content is checked against the question's schema
+ * where it is written (a misspelled field or a value outside an `enum` does not compile): its type
+ * is taken from where the answer goes, never from the content itself. Kept in a variable first,
+ * it is checked nowhere.
+ */
+export function accept(): { action: 'accept' };
+// `any` only when nothing says where the answer goes (a variable): then nothing can check it.
+export function accept<TContent extends Record<string, unknown> = any>(
+  content: NoInfer<TContent>,
+): { action: 'accept'; content: TContent };
+export function accept(content?: Record<string, unknown>) {
+  return content === undefined ? { action: 'accept' as const } : { action: 'accept' as const, content };
+}
 /** A decline answer, for `runFlow`'s answers. */
 export const decline = () => ({ action: 'decline' as const });
 /** A cancel answer (the user dismissed the question), for `runFlow`'s answers. */
@@ -52,8 +63,11 @@ export interface FlowRun {
 }
 
 /** Answers by key first, then the tool's `exampleAnswers`, then answers made from each question's schema. */
-export function answerPolicy(tool: ToolDefinition, answers: Answers = {}): AnswerPolicy {
-  return answersFirst(answers, defaultAnswers({ kind: 'tool', definition: tool }));
+export function answerPolicy<TResponses = UntypedResponses>(
+  tool: ToolDefinition<AnyStateMachine, TResponses>,
+  answers: AnswersFor<TResponses> = {},
+): AnswerPolicy {
+  return answersFirst(answers as Answers, defaultAnswers({ kind: 'tool', definition: tool as ToolDefinition }));
 }
 
 /** What the client ends with: the tool result, or the error (a cancelled task's too). */
@@ -85,15 +99,16 @@ function finalResult(run: RoundsRun): Pick<FlowRun, 'result' | 'error'> {
  * expect(run.asked).to.deep.equal(['window', 'confirm']);
  * ```
  */
-export async function runFlow(
-  tool: ToolDefinition,
+export async function runFlow<TResponses = UntypedResponses>(
+  tool: ToolDefinition<AnyStateMachine, TResponses>,
   args?: Record<string, unknown>,
-  answers?: Answers | AnswerPolicy,
+  answers?: AnswersFor<TResponses> | AnswerPolicy,
   options: RunFlowOptions = {},
 ): Promise<FlowRun> {
   const asked: string[] = [];
   const policy = typeof answers === 'function' ? answers : answerPolicy(tool, answers);
-  const definition = args === undefined ? tool : { ...tool, exampleArguments: args };
+  const untyped = tool as ToolDefinition;
+  const definition = args === undefined ? untyped : { ...untyped, exampleArguments: args };
   const run = await simulate(
     { kind: 'tool', definition },
     {

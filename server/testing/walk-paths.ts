@@ -13,7 +13,7 @@
  * It also reports the final states no walked path reached.
  */
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
-import type { ToolDefinition } from '../engine/index.js';
+import type { ToolDefinition, UntypedResponses } from '../engine/index.js';
 import type { AskedQuestion } from '../simulation/index.js';
 import { plannedStandIns } from './actor-outcomes.js';
 import { countEffects } from './effect-counter.js';
@@ -22,7 +22,7 @@ import { planPaths, type AnswerPath, type PlanOptions } from './path-plan.js';
 import { answerPolicy, runFlow, type FlowRun, type RunFlowOptions } from './run-flow.js';
 
 /** `planPaths`' options and `runFlow`'s, plus the effects a refusal may still start. */
-export interface WalkOptions extends PlanOptions, RunFlowOptions {
+export interface WalkOptions<TResponses = UntypedResponses> extends PlanOptions<TResponses>, RunFlowOptions {
   /**
    * Effects that may still start after a question is declined or cancelled, by question key
    * (`{ details: ['saveFeedback'] }`: declining the details still stores the rating).
@@ -107,7 +107,12 @@ function askedProblem(path: AnswerPath, run: FlowRun): string | undefined {
 const REFUSALS = new Set(['decline', 'cancel']);
 
 /** Replays one planned path through real rounds. */
-export async function walkPath(tool: ToolDefinition, path: AnswerPath, options: WalkOptions = {}): Promise<WalkedPath> {
+export async function walkPath<TResponses = UntypedResponses>(
+  typed: ToolDefinition<AnyStateMachine, TResponses>,
+  path: AnswerPath,
+  options: WalkOptions<TResponses> = {},
+): Promise<WalkedPath> {
+  const tool = typed as ToolDefinition;
   const effects: WalkedPath['effects'] = [];
   const overruns: string[] = [];
   // The answers sent together last (one round, or one tasks/update): an effect after them follows them.
@@ -165,8 +170,11 @@ export function unreachedFinals(tool: ToolDefinition, walked: WalkedPath[]): str
 }
 
 /** Every path, walked one after another (a task's timers run on real time). */
-export async function walkPaths(tool: ToolDefinition, options: WalkOptions = {}): Promise<PathsWalk> {
+export async function walkPaths<TResponses = UntypedResponses>(
+  tool: ToolDefinition<AnyStateMachine, TResponses>,
+  options: WalkOptions<TResponses> = {},
+): Promise<PathsWalk> {
   const paths: WalkedPath[] = [];
   for (const path of planPaths(tool, options)) paths.push(await walkPath(tool, path, options));
-  return { paths, unreached: unreachedFinals(tool, paths) };
+  return { paths, unreached: unreachedFinals(tool as ToolDefinition, paths) };
 }

@@ -44,7 +44,7 @@ function reviewTool() {
 describe('planPaths: states that differ only in context', () => {
   // The newcomer's machine (issue 40): the regions' answers in context, read by onDone guards.
   const options = {
-    answers: { team: ['none', 'platform'] },
+    answers: { team: ['none', 'platform'] as const },
     outcomes: { createAccount: [done({ account: 'new-hire' }), fail(new Error('directory down'))] },
     // Declining the laptop (or the address) still creates the account: the design.
     effectsAfterDecline: { laptop: ['createAccount'], address: ['createAccount'] },
