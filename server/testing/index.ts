@@ -18,6 +18,7 @@ export {
   type AnswerPolicy,
   type Answers,
   type FlowRun,
+  type Refusal,
   type RunFlowOptions,
 } from './run-flow.js';
 export { done, fail, type ActorOutcome } from './actor-outcomes.js';

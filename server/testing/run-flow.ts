@@ -17,6 +17,9 @@ import {
   type Round,
   type RoundsRun,
 } from '../simulation/index.js';
+import { refusalWatcher, type Refusal } from './refusal-reasons.js';
+
+export type { Refusal } from './refusal-reasons.js';
 export { answersFirst, type AnswerPolicy, type Answers } from '../simulation/index.js';
 
 /**
@@ -58,6 +61,11 @@ export interface FlowRun {
   error?: { code: number; message: string; data?: unknown };
   /** Every question key in the order asked (a key asked twice appears twice). */
   asked: string[];
+  /**
+   * The last answer the server refused and asked again, with the reason it gave (a value its
+   * schema does not allow, say): why a run that is `unfinished` kept being asked.
+   */
+  refused?: Refusal;
   /** Each request and response as on the wire (sealed states whole). */
   rounds: Round[];
 }
@@ -106,6 +114,7 @@ export async function runFlow<TResponses = UntypedResponses>(
   options: RunFlowOptions = {},
 ): Promise<FlowRun> {
   const asked: string[] = [];
+  const refusals = refusalWatcher();
   const policy = typeof answers === 'function' ? answers : answerPolicy(tool, answers);
   const untyped = tool as ToolDefinition;
   const definition = args === undefined ? untyped : { ...untyped, exampleArguments: args };
@@ -114,6 +123,7 @@ export async function runFlow<TResponses = UntypedResponses>(
     {
       answer: (key, request, occurrence, where) => {
         asked.push(key);
+        refusals.see(key, request);
         return policy(key, request, occurrence, where);
       },
       maxRounds: options.maxRounds ?? 20,
@@ -124,5 +134,6 @@ export async function runFlow<TResponses = UntypedResponses>(
   );
   // No signal reaches the runner itself, so a run is never `interrupted`.
   const outcome = run.outcome === 'interrupted' ? 'unfinished' : run.outcome;
-  return { outcome, ...finalResult(run), asked, rounds: run.rounds };
+  const refused = refusals.last();
+  return { outcome, ...finalResult(run), asked, ...(refused ? { refused } : {}), rounds: run.rounds };
 }

@@ -52,7 +52,10 @@ export interface PathsWalk {
 /** Why a run did not end well, or undefined. */
 export function pathProblem(run: FlowRun, planned?: AnswerPath['output']): string | undefined {
   if (run.outcome === 'unfinished') {
-    return `still asking after ${run.rounds.length} rounds (asked ${run.asked.join(', ')}): a loop?`;
+    const refused = run.refused
+      ? `; the last answer the server refused was to "${run.refused.key}": ${run.refused.reason}`
+      : '';
+    return `still asking after ${run.rounds.length} rounds (asked ${run.asked.join(', ')}): a loop?${refused}`;
   }
   if (run.error) return `ended with error ${run.error.code}: ${run.error.message}`;
   if (run.result?.isError === true && planned !== 'tool error') {
