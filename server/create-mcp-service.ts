@@ -16,6 +16,8 @@ import {
   type TaskManager,
   ToolRegistry,
   LiveToolRegistry,
+  applyStartOn,
+  structuralVersion,
   type FlowEngineOptions,
   type KeyRing,
   type Logger,
@@ -107,6 +109,12 @@ export interface McpServiceOptions extends Omit<FlowEngineOptions, 'keyRing' | '
   longLived?: Partial<Record<LongLivedKind, Partial<LongLivedLimit>>> | undefined;
   /** A listen stream's keep-alive interval, maximum lifetime and task ids followed. */
   listen?: Partial<Omit<ListenOptions, 'budget'>> | undefined;
+  /**
+   * Tools whose new calls start on a kept earlier version, by tool name: the version's label or
+   * structural version (`{ release: 'v1' }`, BATON_START_ON=release=v1). For the first step of a
+   * rolling deploy, while instances of the earlier build still serve (docs/deploy.md).
+   */
+  startOn?: Readonly<Record<string, string>> | undefined;
 }
 
 /** The transport-free service: give its `dispatcher` one MCP message at a time; `close` stops its tasks. */
@@ -164,7 +172,8 @@ export function createMcpService(options: McpServiceOptions): McpService {
   // Log lines name the span they were written in (trace_id, span_id) when one is active.
   const logger = tracedLogger(options.logger ?? stderrLogger);
   const telemetry = new Telemetry({ version: BATON_VERSION, ...options.telemetry });
-  const registry = options.liveTools ? new LiveToolRegistry(options.tools) : new ToolRegistry(options.tools);
+  const tools = applyStartOn(options.tools, options.startOn, structuralVersion);
+  const registry = options.liveTools ? new LiveToolRegistry(tools) : new ToolRegistry(tools);
   for (const warning of registry.warnings) logger.warn('tool_warning', { warning });
   checkToolEffects(registry.list(), { docs: options.docs ?? false, logger });
   const engine = new FlowEngine({ ...options, logger, telemetry });

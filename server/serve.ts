@@ -119,6 +119,7 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
     ...security,
     ...tasks,
     ...operatorConsole,
+    ...definedFields({ startOn: config.startOn }),
     ...definedFields(given),
     tools: options.tools,
     keyRing,

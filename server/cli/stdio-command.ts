@@ -51,6 +51,7 @@ export async function stdioCommand(options: StdioCommandOptions): Promise<number
     ...catalogue,
     ...security,
     ...taskOptions(config, catalogue.tools),
+    ...(config.startOn ? { startOn: config.startOn } : {}),
     keyRing: config.keyRing,
   });
   const { dispatcher, legacy } = baton;

@@ -8,6 +8,7 @@ export {
   DEFAULT_STATE_TTL_SECONDS,
   type FlowEngineOptions,
 } from './flow/flow-engine.js';
+export { applyStartOn, startingOn } from './versions/start-on.js';
 export { FlowReplay, forkKeyRing, type FlowReplayOptions, type OpenedForReplay, type ReplayStep } from './flow/flow-replay.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
 export {

@@ -58,6 +58,8 @@ export interface EnvironmentConfig {
   perCallerLimits: LimitOptions;
   /** The operator's console (console-options.ts): BATON_CONSOLE, BATON_OPERATORS, BATON_OPERATOR_SCOPE. */
   console: ConsoleSettings;
+  /** Tools whose new calls start on a kept version (BATON_START_ON=release=v1): a rolling deploy's first step. */
+  startOn?: Record<string, string>;
 }
 
 function list(value: string | undefined): string[] | undefined {
@@ -66,6 +68,23 @@ function list(value: string | undefined): string[] | undefined {
     .map((s) => s.trim())
     .filter(Boolean);
   return items.length > 0 ? items : undefined;
+}
+
+/** BATON_START_ON: `tool=version` pairs, comma-separated (docs/deploy.md, "Rolling deploys"). */
+function startOnFrom(value: string | undefined): Record<string, string> | undefined {
+  const pairs = list(value);
+  if (!pairs) return undefined;
+  const startOn: Record<string, string> = {};
+  for (const pair of pairs) {
+    const match = /^([^=\s]+)=([^=\s]+)$/.exec(pair);
+    if (!match || Object.hasOwn(startOn, match[1]!)) {
+      throw new ConfigurationError(
+        `BATON_START_ON takes tool=version pairs, each tool once (release=v1,ship-release=v3), got "${pair}".`,
+      );
+    }
+    startOn[match[1]!] = match[2]!;
+  }
+  return startOn;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
@@ -201,6 +220,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     }),
     ...definedFields({
       xstatePath: xstatePathFrom(env.BATON_XSTATE_PATH),
+      startOn: startOnFrom(env.BATON_START_ON),
       allowedHosts: list(env.BATON_ALLOWED_HOSTS),
       allowedOrigins: list(env.BATON_ALLOWED_ORIGINS)?.map((origin) => allowedOrigin(origin)),
     }),

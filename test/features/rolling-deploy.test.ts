@@ -12,9 +12,11 @@
  *
  * What a kept version promises: a flow the old build started finishes on either build, never
  * asked again. What it cannot: the old build (version 1 only) does not know version 2, so a flow
- * a new build started restarts when a round lands on an old one. Those are counted apart; the
- * cure is a bridge build first (version 1 current, version 2 known: fixtures/rolling-builds.ts),
- * with which no flow restarts at all (docs/deploy.md, "Rolling deploys").
+ * a new build started restarts when a round lands on an old one. Those are counted apart. The cure
+ * is to start new calls on version 1 while old instances serve: the new build with
+ * BATON_START_ON=release=v1, then the same build without it (or a bridge build, version 1 current
+ * and version 2 kept: fixtures/rolling-builds.ts). With either, no flow restarts at all
+ * (docs/deploy.md, "Rolling deploys").
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -35,6 +37,8 @@ const FLOWS_IN_FLIGHT = 16;
 const CONCURRENCY = 8;
 const RETRYABLE = new Set([502, 503, 504]);
 const WINDOWS = ['now', 'tonight', 'weekend'];
+/** The first step of a rolling deploy: the new build starts new calls on the version the old one knows. */
+const PINNED = { BATON_START_ON: 'release=v1' };
 
 interface Flow {
   service: string;
@@ -191,7 +195,15 @@ function newFlows(run: string, phase: string, count: number): Flow[] {
 }
 
 /** Old and new builds side by side behind nginx, then the old ones stopped with flows in flight. */
-async function rollingDeploy(options: { run: string; oldBuild: string; redis?: RunningRedis | undefined }): Promise<{
+async function rollingDeploy(options: {
+  run: string;
+  oldBuild: string;
+  newBuild?: string;
+  /** Settings of each side's instances (BATON_START_ON). */
+  oldEnv?: Record<string, string>;
+  newEnv?: Record<string, string>;
+  redis?: RunningRedis | undefined;
+}): Promise<{
   figures: Figures;
   flows: Flow[];
 }> {
@@ -202,22 +214,23 @@ async function rollingDeploy(options: { run: string; oldBuild: string; redis?: R
   const keys = generateKeyEntry(`rolling-${options.run}`);
   const builds = new Map<string, string>();
   try {
-    const start = async (build: string): Promise<BatonInstance> => {
+    const start = async (side: 'old' | 'new'): Promise<BatonInstance> => {
       const instance = await fleet.start({
         keys,
         args: ['--tools', BUILDS_MODULE],
         env: {
-          ROLLING_BUILD: build,
+          ROLLING_BUILD: side === 'old' ? options.oldBuild : (options.newBuild ?? 'new'),
           BATON_DEPLOY_JOURNAL: journal,
           ...(options.redis ? { BATON_REDIS_URL: options.redis.url } : {}),
+          ...(side === 'old' ? options.oldEnv : options.newEnv),
         },
       });
-      builds.set(instance.instanceId, build === options.oldBuild ? 'old' : 'new');
+      builds.set(instance.instanceId, side);
       return instance;
     };
-    const old1 = await start(options.oldBuild);
+    const old1 = await start('old');
     const new1 = await start('new');
-    const old2 = await start(options.oldBuild);
+    const old2 = await start('old');
     const new2 = await start('new');
     nginx = await startNginx({ upstreams: [old1.port, new1.port, old2.port, new2.port] });
     const client = new RollingClient(nginx.url, (instance) => builds.get(instance) ?? `unknown ${instance}`);
@@ -320,15 +333,30 @@ describe('a rolling deploy of release version 2 behind nginx', function () {
       expectSound(figures, flows);
     });
 
-    it(`${mode}: with a bridge build first, no flow is asked again at all`, async () => {
+    it(`${mode}: with the new build starting on version 1 (BATON_START_ON), no flow is asked again`, async () => {
       const { figures, flows } = await rollingDeploy({
-        run: `${mode}-bridge`,
-        oldBuild: 'bridge',
+        run: `${mode}-pinned`,
+        oldBuild: 'old',
+        newEnv: PINNED,
         ...(mode === 'redis' ? { redis } : {}),
       });
-      report(`${mode}, old build = bridge (version 1 current, version 2 known)`, figures);
+      report(`${mode}, old build = version 1 only, new build with BATON_START_ON=release=v1`, figures);
       expect(figures.reasksFromOld + figures.reasksFromNew, 'flows asked again').to.equal(0);
       expectSound(figures, flows);
     });
   }
+
+  it('memory: then the setting goes, build by build, and still no flow is asked again', async () => {
+    const { figures, flows } = await rollingDeploy({ run: 'memory-unpinned', oldBuild: 'new', oldEnv: PINNED });
+    report('memory, old = new build with BATON_START_ON=release=v1, new = the same build without it', figures);
+    expect(figures.reasksFromOld + figures.reasksFromNew, 'flows asked again').to.equal(0);
+    expectSound(figures, flows);
+  });
+
+  it('memory: a bridge build (version 1 current, version 2 kept) does what the setting does', async () => {
+    const { figures, flows } = await rollingDeploy({ run: 'memory-bridge', oldBuild: 'bridge' });
+    report('memory, old build = bridge (version 1 current, version 2 known)', figures);
+    expect(figures.reasksFromOld + figures.reasksFromNew, 'flows asked again').to.equal(0);
+    expectSound(figures, flows);
+  });
 });

@@ -92,6 +92,14 @@ describe('configFromEnvironment', () => {
     expect(securityOptions(config).xstatePath).to.equal('public');
   });
 
+  it('reads BATON_START_ON as tool=version pairs', () => {
+    expect(configFromEnvironment({}).startOn).to.equal(undefined);
+    expect(configFromEnvironment({ BATON_START_ON: 'release=v1, ship-release=3f2a' }).startOn).to.deep.equal({
+      release: 'v1',
+      'ship-release': '3f2a',
+    });
+  });
+
   it('names a wildcard address as 127.0.0.1 and brackets IPv6 in URLs', () => {
     expect(urlHost('0.0.0.0')).to.equal('127.0.0.1');
     expect(urlHost('::')).to.equal('127.0.0.1');
@@ -120,6 +128,8 @@ describe('configFromEnvironment', () => {
     ['an allowed origin that is not a URL', { BATON_ALLOWED_ORIGINS: 'app.example.com' }],
     ['a zero socket cap', { BATON_MAX_SOCKETS_PER_CLIENT: '0' }],
     ['an XState path that is not auto or public', { BATON_XSTATE_PATH: 'fast' }],
+    ['a start-on without a version', { BATON_START_ON: 'release' }],
+    ['a start-on naming a tool twice', { BATON_START_ON: 'release=v1,release=v2' }],
   ];
   for (const [label, env] of bad) {
     it(`refuses ${label} with a ConfigurationError that says what to fix`, () => {

@@ -3,3 +3,4 @@ export { VersionRoutes, type Continuation, type VersionRoute, type VersionedFlow
 export { migrateSnapshot, type Migrated } from './snapshot-migration.js';
 export { versionProblems } from './version-checks.js';
 export { leafPaths } from './state-paths.js';
+export { applyStartOn, startingOn } from './start-on.js';
