@@ -90,7 +90,7 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
   if (keyRing === config.keyRing && config.devKey) warn('development_key', DEV_KEY_WARNING);
   const host = options.host ?? config.host;
   const effective: EnvironmentConfig = { ...config, host };
-  if (options.replayGuard) delete effective.redisUrl;
+  if (options.replayGuard) delete effective.redis;
   if (!options.originPolicy && !cluster.isWorker) {
     const openHost = openHostWarning(effective);
     if (openHost) warn('open_host_list', openHost);

@@ -7,6 +7,7 @@
  *
  * Exit codes: 0 done, 1 no such task, 2 a usage error, 78 a setting missing (how to fix it).
  */
+import { redisFromEnvironment } from '../settings/redis-settings.js';
 import {
   ConfigurationError,
   OperatorTasks,
@@ -68,21 +69,18 @@ export function checkTasksArguments(action: string | undefined, id: string | und
 
 /** The fleet's task store, from BATON_REDIS_URL and BATON_KEYS. */
 export function storeFromEnvironment(env: NodeJS.ProcessEnv): RedisTaskStore {
-  const url = env.BATON_REDIS_URL;
-  if (!url) {
+  const redis = redisFromEnvironment(env);
+  if (!redis) {
     throw new ConfigurationError(
-      "baton tasks reads the fleet's task store: set BATON_REDIS_URL (redis://host:6379). Tasks kept in one server's memory are seen on its console (baton serve --console, docs/console.md).",
+      "baton tasks reads the fleet's task store: set BATON_REDIS_URL (redis://host:6379), or BATON_REDIS_SENTINELS or BATON_REDIS_CLUSTER as the fleet does. Tasks kept in one server's memory are seen on its console (baton serve --console, docs/console.md).",
     );
-  }
-  if (!/^rediss?:\/\//.test(url)) {
-    throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
   }
   if (!env.BATON_KEYS) {
     throw new ConfigurationError(
       "baton tasks opens the fleet's sealed task records: set BATON_KEYS to the fleet's own keys.",
     );
   }
-  return new RedisTaskStore({ url, keyRing: parseKeyRing(env.BATON_KEYS), logger: stderrLogger });
+  return new RedisTaskStore({ redis, keyRing: parseKeyRing(env.BATON_KEYS), logger: stderrLogger });
 }
 
 export async function tasksCommand(

@@ -9,6 +9,13 @@ export {
   type FlowEngineOptions,
 } from './flow/flow-engine.js';
 export { applyStartOn, startingOn } from './versions/start-on.js';
+export {
+  connectRedis,
+  describeRedisTarget,
+  type RedisConnection,
+  type RedisNode,
+  type RedisTarget,
+} from './redis-target.js';
 export { FlowReplay, forkKeyRing, type FlowReplayOptions, type OpenedForReplay, type ReplayStep } from './flow/flow-replay.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
 export {

@@ -3,7 +3,15 @@
  * the server with a message that says how to fix it. docs/configuration.md lists them all.
  */
 import { randomBytes } from 'node:crypto';
-import { ConfigurationError, definedFields, KeyRing, parseKeyRing, type XStatePath } from '../engine/index.js';
+import {
+  ConfigurationError,
+  definedFields,
+  KeyRing,
+  parseKeyRing,
+  type RedisTarget,
+  type XStatePath,
+} from '../engine/index.js';
+import { redisFromEnvironment } from './redis-settings.js';
 import { issuerProblem, parseStaticTokens, type ConnectionLimits } from '../http/index.js';
 import { tracesAsked, type TelemetrySettings } from './telemetry-sdk.js';
 import { limitsFromEnvironment, type LimitOptions } from './limit-options.js';
@@ -16,8 +24,8 @@ export interface EnvironmentConfig {
   /** True when no BATON_KEYS was given and an ephemeral key was generated. */
   devKey: boolean;
   publicUrl: string;
-  /** Redis for the single-use guard across a fleet (BATON_REDIS_URL). */
-  redisUrl?: string;
+  /** The Redis a fleet shares, for the single-use guard and tasks (redis-settings.ts). */
+  redis?: RedisTarget;
   /** Static bearer tokens, token -> principal (BATON_TOKENS). */
   tokens?: Map<string, string>;
   /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
@@ -178,9 +186,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
       `BATON_METRICS_PORT must be a port from 1 to 65535 other than PORT (${port}), got ${metricsPort}.`,
     );
   }
-  if (env.BATON_REDIS_URL && !/^rediss?:\/\//.test(env.BATON_REDIS_URL)) {
-    throw new ConfigurationError('BATON_REDIS_URL must look like redis://host:6379 (or rediss:// for TLS).');
-  }
+  const redis = redisFromEnvironment(env);
   const tokens = env.BATON_TOKENS ? parseStaticTokens(env.BATON_TOKENS) : undefined;
   return {
     port,
@@ -188,7 +194,7 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     keyRing,
     devKey,
     publicUrl,
-    ...(env.BATON_REDIS_URL ? { redisUrl: env.BATON_REDIS_URL } : {}),
+    ...(redis ? { redis } : {}),
     ...(tokens ? { tokens } : {}),
     console: consoleFromEnvironment(env, tokens),
     ...definedFields({ oauth: oauthFrom(env, publicUrl) }),

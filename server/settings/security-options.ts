@@ -26,7 +26,7 @@ export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions
     legacy: config.legacy === false ? false : { ...config.legacy, ...config.perCallerLimits.legacy },
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),
-    ...(config.redisUrl ? { replayGuard: new RedisReplayGuard({ url: config.redisUrl }) } : {}),
+    ...(config.redis ? { replayGuard: new RedisReplayGuard({ redis: config.redis }) } : {}),
     ...authenticationOf(config),
   };
 }

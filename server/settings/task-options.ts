@@ -30,7 +30,7 @@ export function taskOptions(
     ...config.perCallerLimits.tasks,
   });
   const { memoryBytes, redisMemoryPercent } = config.perCallerLimits.taskStore;
-  if (!config.redisUrl) {
+  if (!config.redis) {
     warnInMemory();
     return { tasks: { ...tasks, ...(memoryBytes ? { store: new MemoryTaskStore({ maxBytes: memoryBytes }) } : {}) } };
   }
@@ -38,13 +38,13 @@ export function taskOptions(
     tasks: {
       ...tasks,
       store: new RedisTaskStore({
-        url: config.redisUrl,
+        redis: config.redis,
         keyRing: config.keyRing,
         logger: stderrLogger,
         ...(redisMemoryPercent ? { maxMemoryFraction: redisMemoryPercent / 100 } : {}),
       }),
       queue: new BullMqTaskQueue({
-        url: config.redisUrl,
+        redis: config.redis,
         ...definedFields({ lockDurationMs: lockMs, concurrency }),
       }),
     },

@@ -27,7 +27,7 @@ describe('configFromEnvironment', () => {
     });
     expect(config.keyRing.ids).to.deep.equal(['new', 'old']);
     expect(config.devKey).to.equal(false);
-    expect(config.redisUrl).to.equal('redis://127.0.0.1:6379');
+    expect(config.redis).to.equal('redis://127.0.0.1:6379');
     expect(config.tokens?.get('0123456789abcdef0123')).to.equal('alice');
     expect(config.authorizationServers).to.deep.equal(['https://a.example', 'https://b.example']);
     expect(config.limits).to.deep.equal({

@@ -10,12 +10,15 @@
  * from an older snapshot, eviction) cannot be detected, hence the start-up check of
  * `maxmemory-policy` and persistence (docs/security.md, "Redis").
  */
-import { Redis } from 'ioredis';
+import { clusterPrefix, connectRedis, targetOf, type RedisConnection, type RedisTarget } from '../redis-target.js';
 import { pendingValue, readClaim, type ClaimScope, type GuardClaim, type ReplayGuard } from './replay-guard.js';
 
 /** Where the guard's Redis is and how it names its keys. */
 export interface RedisReplayGuardOptions {
-  url: string;
+  /** One Redis (`redis://…`); or give `redis`. */
+  url?: string;
+  /** One Redis, a Sentinel set or a Redis Cluster (redis-target.ts). */
+  redis?: RedisTarget;
   /** Key prefix, so several deployments can share one Redis. */
   prefix?: string;
   /** How long one Redis command may take before the guard counts Redis as down. */
@@ -55,7 +58,7 @@ redis.call('SET', KEYS[1], ARGV[1], 'EX', ttl)
 return {'claimed'}
 `;
 
-type ClaimingRedis = Redis & { batonClaim(...args: Array<string | number>): Promise<[string, string?]> };
+type ClaimingRedis = RedisConnection & { batonClaim(...args: Array<string | number>): Promise<[string, string?]> };
 
 /** The single-use guard for several instances, shared through one Redis (see the module comment for its limits). */
 export class RedisReplayGuard implements ReplayGuard {
@@ -66,10 +69,11 @@ export class RedisReplayGuard implements ReplayGuard {
   readonly #epochStarted: Promise<void>;
 
   constructor(options: RedisReplayGuardOptions) {
-    this.#prefix = options.prefix ?? 'baton:state:';
+    const target = targetOf(options);
+    this.#prefix = clusterPrefix(target, options.prefix ?? 'baton:state:');
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#clock = options.clock ?? Date.now;
-    const redis = new Redis(options.url, {
+    const redis = connectRedis(target, {
       lazyConnect: false,
       // Fail fast instead of queueing: a single-use call must not wait for Redis to come back.
       enableOfflineQueue: false,

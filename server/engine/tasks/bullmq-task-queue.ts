@@ -12,13 +12,16 @@
  * process has returned (job-runs.ts); what each run may write is task-claims.ts's rule.
  */
 import { Queue, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { connectRedis, isCluster, targetOf, type RedisConnection, type RedisTarget } from '../redis-target.js';
 import { JobRuns } from './job-runs.js';
 import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
 
 /** Where the queue's Redis is, its name, and how many jobs an instance runs at once. */
 export interface BullMqTaskQueueOptions {
-  url: string;
+  /** One Redis (`redis://…`); or give `redis`. */
+  url?: string;
+  /** One Redis, a Sentinel set or a Redis Cluster (redis-target.ts). */
+  redis?: RedisTarget;
   /** Queue name; instances of one deployment share it. */
   name?: string;
   /** Jobs one instance runs at once. */
@@ -33,19 +36,26 @@ export interface BullMqTaskQueueOptions {
 /** Task steps as BullMQ jobs, for a fleet: a step whose instance died runs again on another. */
 export class BullMqTaskQueue implements TaskQueue {
   readonly #options: BullMqTaskQueueOptions;
-  readonly #connection: Redis;
+  readonly #connection: RedisConnection;
   readonly #queue: Queue;
   #worker: Worker | undefined;
   /** The worker's own (blocking) connection: BullMQ leaves a connection it was given open. */
-  #workerConnection: Redis | undefined;
+  #workerConnection: RedisConnection | undefined;
   readonly #runs = new JobRuns();
+  readonly #prefix: string | undefined;
 
   constructor(options: BullMqTaskQueueOptions) {
     this.#options = options;
     // BullMQ blocks on this connection, so it must retry for ever rather than fail commands.
-    this.#connection = new Redis(options.url, { maxRetriesPerRequest: null });
+    const target = targetOf(options);
+    this.#connection = connectRedis(target, { maxRetriesPerRequest: null });
     this.#connection.on('error', () => {});
-    this.#queue = new Queue(options.name ?? 'baton-tasks', { connection: this.#connection });
+    // In a cluster, BullMQ's scripts need all of a queue's keys in one slot: a hash-tagged prefix.
+    this.#prefix = isCluster(target) ? '{baton}' : undefined;
+    this.#queue = new Queue(options.name ?? 'baton-tasks', {
+      connection: this.#connection,
+      ...(this.#prefix ? { prefix: this.#prefix } : {}),
+    });
     this.#queue.on('error', () => {});
   }
 
@@ -75,6 +85,7 @@ export class BullMqTaskQueue implements TaskQueue {
       },
       {
         connection: this.#workerConnection,
+        ...(this.#prefix ? { prefix: this.#prefix } : {}),
         concurrency: this.#options.concurrency ?? 16,
         lockDuration,
         stalledInterval: Math.max(1000, Math.floor(lockDuration / 2)),

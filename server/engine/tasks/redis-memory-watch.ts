@@ -4,7 +4,7 @@
  * guard, BullMQ and the tasks already running would all fail with it. Refusing new tasks at a
  * fraction of `maxmemory` keeps the rest of it for them.
  */
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../redis-target.js';
 import { TaskLimitError } from './task-quotas.js';
 
 export const DEFAULT_MAX_MEMORY_FRACTION = 0.8;

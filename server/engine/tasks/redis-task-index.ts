@@ -11,7 +11,7 @@
  * Both names hold a colon, which no task id does, so neither is ever mistaken for a task.
  * Records stored before the index existed are listed once they next change.
  */
-import type { Redis } from 'ioredis';
+import type { RedisConnection as Redis } from '../redis-target.js';
 import type { ListPosition } from './task-listing.js';
 
 export function indexKeys(prefix: string): { changed: string; expires: string } {

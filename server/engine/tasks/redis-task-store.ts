@@ -5,7 +5,7 @@
  * moved under another task's key does not open (the claims name the task id). Events travel on
  * one pub/sub channel. Redis must keep its keys: see docs/tasks.md for the settings.
  */
-import { Redis } from 'ioredis';
+import { clusterPrefix, connectRedis, targetOf, type RedisConnection, type RedisTarget } from '../redis-target.js';
 import { randomBytes } from 'node:crypto';
 import type { KeyRing } from '../state/key-ring.js';
 import { openState, sealState, StateSizeError, type SealedContent } from '../state/sealed-state.js';
@@ -42,7 +42,10 @@ import { summarizeTask, type TaskSummary } from './task-summary.js';
 
 /** Where the store's Redis is, the key ring that seals its records, and its memory limits. */
 export interface RedisTaskStoreOptions {
-  url: string;
+  /** One Redis (`redis://…`); or give `redis`. */
+  url?: string;
+  /** One Redis, a Sentinel set or a Redis Cluster (redis-target.ts). */
+  redis?: RedisTarget;
   keyRing: KeyRing;
   /** Key prefix, so several deployments can share one Redis. */
   prefix?: string;
@@ -122,8 +125,8 @@ type ScriptedRedis = IndexRedis & {
   batonTaskRelease(...args: string[]): Promise<number>;
 };
 
-function scriptedRedis(url: string): ScriptedRedis {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+function scriptedRedis(target: RedisTarget): ScriptedRedis {
+  const redis = connectRedis(target, { maxRetriesPerRequest: 2 });
   redis.defineCommand('batonTaskCreate', { numberOfKeys: 6, lua: CREATE });
   redis.defineCommand('batonTaskSet', { numberOfKeys: 5, lua: COMPARE_AND_SET });
   redis.defineCommand('batonTaskRelease', { numberOfKeys: 4, lua: RELEASE });
@@ -134,7 +137,7 @@ function scriptedRedis(url: string): ScriptedRedis {
 /** Tasks in Redis, sealed at rest, shared by every instance of a fleet (docs/tasks.md). */
 export class RedisTaskStore implements TaskStore {
   readonly #redis: ScriptedRedis;
-  readonly #subscriber: Redis;
+  readonly #subscriber: RedisConnection;
   readonly #keyRing: KeyRing;
   readonly #prefix: string;
   readonly #channel: string;
@@ -146,8 +149,9 @@ export class RedisTaskStore implements TaskStore {
   #quotas: TaskQuotas | undefined;
 
   constructor(options: RedisTaskStoreOptions) {
-    this.#redis = scriptedRedis(options.url);
-    this.#subscriber = new Redis(options.url, { maxRetriesPerRequest: null });
+    const target = targetOf(options);
+    this.#redis = scriptedRedis(target);
+    this.#subscriber = connectRedis(target, { maxRetriesPerRequest: null });
     // Connection errors surface on each command; without a listener ioredis logs every retry.
     this.#redis.on('error', () => {});
     this.#subscriber.on('error', () => {});
@@ -157,7 +161,7 @@ export class RedisTaskStore implements TaskStore {
       maxFraction: options.maxMemoryFraction ?? DEFAULT_MAX_MEMORY_FRACTION,
       intervalMs: options.memoryCheckMs ?? 5000,
     });
-    this.#prefix = options.prefix ?? 'baton:task:';
+    this.#prefix = clusterPrefix(target, options.prefix ?? 'baton:task:');
     this.#channel = `${this.#prefix}events`;
     this.#index = indexKeys(this.#prefix);
     this.#subscriber.on('message', (channel: string, message: string) => {
