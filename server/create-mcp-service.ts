@@ -159,6 +159,8 @@ function startTasks(
       pollIntervalMs: options.tasks?.pollIntervalMs,
       stepBudgetMs: options.tasks?.stepBudgetMs,
       quotas: options.tasks?.quotas,
+      // The instance's id (createServer's, `Baton-Instance`) names it in each task's timeline.
+      instanceId: telemetry.instanceId,
     }),
   });
 }

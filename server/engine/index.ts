@@ -77,6 +77,8 @@ export {
   type TaskSummary,
   type TaskDetail,
   type StuckTask,
+  type TimelineEntry,
+  MAX_HISTORY_ENTRIES,
   type StuckReason,
   type StuckThresholds,
   type CancelOutcome,

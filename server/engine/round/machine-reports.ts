@@ -2,7 +2,7 @@
  * What a machine reports while it runs (reportProgress, reportLog), forwarded to whoever runs the
  * round: progress only while it increases (spec, basic/patterns/progress), logs at a known level.
  */
-import type { AnyActor, AnyEventObject, Subscription } from 'xstate';
+import type { AnyActor, AnyEventObject, InspectionEvent, Subscription } from 'xstate';
 import { PROGRESS_EVENT } from '../authoring/input-states.js';
 import { isLoggingLevel, LOG_EVENT, type LogReport } from '../authoring/log-reports.js';
 
@@ -31,5 +31,17 @@ export function forwardLogs(actor: AnyActor, onLog: (report: LogReport) => void)
     const { level, data, logger } = event as unknown as LogReport;
     if (!isLoggingLevel(level)) return;
     onLog({ level, data, ...(typeof logger === 'string' ? { logger } : {}) });
+  });
+}
+
+/**
+ * The root machine's state value after each microstep (eventless and transient states included),
+ * through the actor system's inspection: only values, names from the machine, never its context.
+ */
+export function forwardStates(actor: AnyActor, onStates: (value: unknown) => void): Subscription {
+  return actor.system.inspect((event: InspectionEvent) => {
+    if (event.type === '@xstate.microstep' && event.actorRef === actor) {
+      onStates((event.snapshot as { value?: unknown }).value);
+    }
   });
 }

@@ -16,7 +16,7 @@ import { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { registerRunScope } from '../authoring/task-authoring.js';
 import { deliverAnswers } from './answer-delivery.js';
-import { forwardLogs, forwardProgress } from './machine-reports.js';
+import { forwardLogs, forwardProgress, forwardStates } from './machine-reports.js';
 import { pausedSnapshot } from './paused-snapshot.js';
 import { pendingQuestions } from './pending-questions.js';
 import { RoundActors, type XStatePath } from './round-actor.js';
@@ -51,6 +51,7 @@ class ActiveRound {
   retryReasons: Record<string, string> = {};
   readonly #progress: Subscription | undefined;
   readonly #logs: Subscription | undefined;
+  readonly #states: Subscription | undefined;
 
   constructor(
     readonly spec: RoundSpec,
@@ -64,12 +65,14 @@ class ActiveRound {
           : IN_ROUND;
     this.#progress = spec.onProgress ? forwardProgress(actor, spec.onProgress) : undefined;
     this.#logs = spec.mode === 'request' && spec.onLog ? forwardLogs(actor, spec.onLog) : undefined;
+    this.#states = spec.mode === 'step' && spec.onStates ? forwardStates(actor, spec.onStates) : undefined;
   }
 
   /** Nothing more may be reported once the round has an answer (spec, progress). */
   stop(): void {
     this.#progress?.unsubscribe();
     this.#logs?.unsubscribe();
+    this.#states?.unsubscribe();
     this.actor.stop();
   }
 }

@@ -65,6 +65,8 @@ export interface TaskStepSpec extends RoundBasis {
   readonly inlineTimerMs: number;
   /** The schema each form question was asked with, by question key (the recorded requests). */
   readonly askedSchemas?: Record<string, object | undefined>;
+  /** Told the machine's state value after each of its microsteps (the task's timeline: states visited). */
+  readonly onStates?: ((value: unknown) => void) | undefined;
 }
 
 export type RoundSpec = RequestRoundSpec | TaskStepSpec;

@@ -28,6 +28,16 @@ export {
   type TaskSummary,
 } from './task-summary.js';
 export { cancelTask, type CancelOutcome } from './task-cancel.js';
+export {
+  MAX_HISTORY_ENTRIES,
+  MAX_VISITED_STATES,
+  timelineOf,
+  withHistory,
+  type HistoryEntry,
+  type StepEnd,
+  type TaskHistory,
+  type TimelineEntry,
+} from './task-history.js';
 export { OperatorTasks, type OperatorTasksOptions, type StuckPage, type StuckTask } from './operator-tasks.js';
 export { DEFAULT_STUCK_THRESHOLDS, stuckReasons, type StuckReason, type StuckThresholds } from './stuck-tasks.js';
 export { TaskFollowers, taskView, type TaskView } from './task-followers.js';

@@ -7,6 +7,7 @@
 import type { Telemetry } from '../../telemetry/index.js';
 import { cancelledOutcome, isTerminal, terminalFields, type TaskRecord } from './task-record.js';
 import type { TaskStore } from './task-store.js';
+import { withHistory } from './task-history.js';
 
 /** `cancelled`: it was waiting, and is now cancelled; `requested`: its running step is asked to stop. */
 export type CancelOutcome = 'cancelled' | 'requested' | 'terminal' | 'missing';
@@ -30,7 +31,15 @@ export async function cancelTask(store: TaskStore, taskId: string, options: Canc
     if (wasTerminal) return undefined;
     if (r.phase !== 'idle') return { ...r, cancelRequested: true };
     cancelled = true;
-    return { ...r, ...terminalFields(), ...cancelledOutcome(), cancelRequested: true, lastUpdatedAt: options.clock() };
+    const now = options.clock();
+    return {
+      ...r,
+      ...terminalFields(),
+      ...cancelledOutcome(),
+      cancelRequested: true,
+      lastUpdatedAt: now,
+      history: withHistory(r, now, { e: 'cancelled' }),
+    };
   });
   if (!stored) return 'missing';
   if (wasTerminal) return 'terminal';

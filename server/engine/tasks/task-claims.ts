@@ -25,6 +25,8 @@ export interface StepRun {
   /** What this run stored in `runningStep` when it claimed the task. */
   readonly claim: string;
   readonly controller: AbortController;
+  /** The states the machine was in during this run, for the task's timeline (task-history.ts). */
+  readonly visited: Set<string>;
 }
 
 export function newClaim(): string {

@@ -24,6 +24,7 @@ import {
 import type { TaskHead, TaskStore } from './task-store.js';
 import type { Telemetry } from '../../telemetry/index.js';
 import { TaskFollowers, taskView, type TaskView } from './task-followers.js';
+import { createdHistory, withHistory } from './task-history.js';
 
 export interface TaskManagerOptions {
   store: TaskStore;
@@ -104,6 +105,7 @@ export class TaskManager {
       askCounts: {},
       cancelRequested: false,
       ...(task.traceContext === undefined ? {} : { traceContext: task.traceContext }),
+      history: createdHistory(task.snapshot),
     };
     // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
     // Over a quota, the store refuses it (TaskLimitError) and nothing is stored or queued.
@@ -147,10 +149,12 @@ export class TaskManager {
       for (const key of Object.keys(r.asked)) {
         if (r.answeredAt?.[key] !== undefined) answeredAt[key] = r.answeredAt[key];
       }
+      const keys: string[] = [];
       for (const [key, value] of Object.entries(responses)) {
         if (Object.hasOwn(r.asked, key) && !Object.hasOwn(answers, key)) {
           answers[key] = value;
           answeredAt[key] = now;
+          keys.push(key);
           changed = true;
         }
       }
@@ -161,6 +165,7 @@ export class TaskManager {
         answers,
         answeredAt,
         lastUpdatedAt: now,
+        history: withHistory(r, now, { e: 'answered', k: keys }),
         ...(resumed ? { status: 'working' as const, phase: 'queued' as const, statusMessage: 'Answers received' } : {}),
       };
     });
@@ -250,7 +255,14 @@ export class TaskManager {
     const stored = await this.#o.store.update(taskId, (r) => {
       expired = !(isTerminal(r) || r.phase === 'running');
       if (!expired) return undefined;
-      return { ...r, ...terminalFields(), ...expiredOutcome(r, this.#o.toWireError), lastUpdatedAt: this.#clock() };
+      const now = this.#clock();
+      return {
+        ...r,
+        ...terminalFields(),
+        ...expiredOutcome(r, this.#o.toWireError),
+        lastUpdatedAt: now,
+        history: withHistory(r, now, { e: 'expired' }),
+      };
     });
     if (stored && expired) this.#o.telemetry?.metrics?.taskStatus('failed', stored.tool);
     if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');

@@ -6,6 +6,7 @@
 import { EngineError } from '../engine-error.js';
 import type { ClientCapabilities, InputRequest } from '../mcp-shapes.js';
 import type { TaskTimer } from '../round/index.js';
+import type { TaskHistory } from './task-history.js';
 
 /** A task's status on the wire (schema 2026-07-28 `TaskStatus`); the last three are terminal. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'cancelled' | 'failed';
@@ -70,6 +71,11 @@ export interface TaskRecord {
   error?: JsonRpcErrorObject;
   /** The trace context of the call that created the task: its steps' spans link to it (telemetry/). */
   traceContext?: string;
+  /**
+   * What happened to it, bounded (task-history.ts): steps and their instances, questions asked and
+   * answered by key, the states it has been in. Kept once terminal; absent on older records.
+   */
+  history?: TaskHistory | undefined;
 }
 
 /**

@@ -7,6 +7,7 @@
  * and timers. A step cut short by a crash is run again from that same snapshot, so invoked work
  * runs at least once: effects take `idempotencyKey()` (task-authoring.ts).
  */
+import { hostname } from 'node:os';
 import type { AnyStateMachine } from 'xstate';
 import type { JsonSchemaValidator } from '../json-schema-validator.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -27,6 +28,8 @@ import {
   type ToWireError,
 } from './task-record.js';
 import { answersOf, wireQuestions } from './task-questions.js';
+import { lastInstance, withHistory, type StepEnd } from './task-history.js';
+import { activeStates } from './task-summary.js';
 import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
 import { holdsClaim, isFree, newClaim, releasedClaim, type StepRun } from './task-claims.js';
@@ -69,13 +72,21 @@ export interface TaskRunnerOptions {
    * the task fails (10 min: a rolling deploy). Wall-clock ms.
    */
   versionWaitMs?: number;
+  /**
+   * Names this instance in each task's timeline (task-history.ts): the server's instance id
+   * (`Baton-Instance`, telemetry's `baton.instance.id`). Default `hostname:pid`.
+   */
+  instanceId?: string;
 }
 
 /** How long a job that finds its task busy on another step waits before looking again. */
 const BUSY_RETRY_MS = 500;
 
 export class TaskRunner {
-  readonly #o: Required<Omit<TaskRunnerOptions, 'logger' | 'clock' | 'wallClock' | 'validator' | 'telemetry'>>;
+  readonly #o: Required<
+    Omit<TaskRunnerOptions, 'logger' | 'clock' | 'wallClock' | 'validator' | 'telemetry' | 'instanceId'>
+  >;
+  readonly #instance: string;
   readonly #telemetry: Telemetry | undefined;
   readonly #clock: () => number;
   readonly #wallClock: () => number;
@@ -95,6 +106,7 @@ export class TaskRunner {
       ...options,
     };
     this.#clock = options.clock ?? Date.now;
+    this.#instance = options.instanceId ?? `${hostname()}:${process.pid}`;
     this.#wallClock = options.wallClock ?? Date.now;
     this.#logger = options.logger ?? silentLogger;
     this.#versions = new TaskVersions({
@@ -160,7 +172,7 @@ export class TaskRunner {
     if (now >= record.createdAt + record.ttlMs) {
       // A step running elsewhere is stopped, and records the expiry itself.
       if (!isFree(record, jobId)) return void (await store.publish(taskId, 'cancel'));
-      return void (await this.#finishFree(taskId, jobId, expiredOutcome(record, this.#o.toWireError)));
+      return void (await this.#finishFree(taskId, jobId, expiredOutcome(record, this.#o.toWireError), 'expired'));
     }
     if (!isFree(record, jobId)) {
       // Another job is running a step of this task: look again once it is likely done.
@@ -180,22 +192,34 @@ export class TaskRunner {
     // A version this build cannot run is left for a worker of another build, for a while.
     if (this.#versions.basis(record) === undefined && (await this.#versions.leave(record, jobId))) return undefined;
     const claim = newClaim();
-    const claimed = await store.update(taskId, (r) =>
-      isTerminal(r) || !isFree(r, jobId)
-        ? undefined
-        : {
-            ...r,
-            phase: 'running',
-            runningJob: jobId,
-            runningStep: claim,
-            status: 'working',
-            lastUpdatedAt: this.#clock(),
-          },
-    );
+    const claimed = await store.update(taskId, (r) => {
+      if (isTerminal(r) || !isFree(r, jobId)) return undefined;
+      const now = this.#clock();
+      // The run before this one of the same job stopped mid-step (its instance died or froze): it
+      // lost its claim, said here by the run taking over, since the stale run may never write again.
+      const earlier = lastInstance(r.history);
+      const lost =
+        r.phase === 'running'
+          ? { history: withHistory(r, now, { e: 'end', x: 'lost', ...(earlier ? { i: earlier } : {}) }) }
+          : {};
+      const before = { ...r, ...lost };
+      return {
+        ...before,
+        phase: 'running',
+        runningJob: jobId,
+        runningStep: claim,
+        status: 'working',
+        lastUpdatedAt: now,
+        history: withHistory(before, now, { e: 'start', i: this.#instance }),
+      };
+    });
     if (!claimed || !holdsClaim(claimed, claim)) return undefined;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
     else await store.publish(taskId, 'changed');
-    return { run: { taskId, jobId, claim, controller: new AbortController() }, record: claimed };
+    return {
+      run: { taskId, jobId, claim, controller: new AbortController(), visited: new Set() },
+      record: claimed,
+    };
   }
 
   async #step(run: StepRun, record: TaskRecord): Promise<void> {
@@ -248,6 +272,9 @@ export class TaskRunner {
         claim: run.claim,
       }),
       logFields: { taskId, tool: tool.name },
+      onStates: (value) => {
+        for (const state of activeStates(value)) run.visited.add(state);
+      },
       taskId,
       timers: record.timers,
       wallNow: this.#wallClock(),
@@ -304,8 +331,14 @@ export class TaskRunner {
     const stored = await this.#o.store.update(taskId, (r) => {
       written = undefined;
       if (isTerminal(r) || !holdsClaim(r, run.claim)) return undefined;
-      const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: this.#clock() };
-      if (r.cancelRequested) return (written = { ...base, ...terminalFields(), ...cancelledOutcome() });
+      const now = this.#clock();
+      const ended = (x: StepEnd, k?: string[]) => ({
+        history: withHistory(r, now, { e: 'end', i: this.#instance, x, ...(k ? { k } : {}) }, run.visited),
+      });
+      const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: now };
+      if (r.cancelRequested) {
+        return (written = { ...base, ...terminalFields(), ...cancelledOutcome(), ...ended('cancelled') });
+      }
       // At a question the last progress message would be stale: say what the task waits for.
       const waitingFor =
         status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
@@ -320,6 +353,7 @@ export class TaskRunner {
         answeredAt: undefined,
         askCounts,
         ...waitingFor,
+        ...(status === 'input_required' ? ended('asked', Object.keys(asked)) : ended('timer')),
       });
     });
     // A run that lost its claim leaves the task, its timers and their jobs to the run that took it.
@@ -341,31 +375,54 @@ export class TaskRunner {
     return failedOutcome(new EngineError(reason, message), this.#o.toWireError);
   }
 
-  /** Ends the task as the run that holds it: a run that lost its claim writes nothing. */
-  #finish(run: StepRun, outcome: Outcome): Promise<void> {
-    return this.#end(run.taskId, outcome, (r) => holdsClaim(r, run.claim));
+  /**
+   * Ends the task as the run that holds it: a run that lost its claim writes nothing (the run that
+   * took over noted the loss in the timeline when it claimed the task).
+   */
+  async #finish(run: StepRun, outcome: Outcome): Promise<void> {
+    const x: StepEnd = outcome.status === 'completed' || outcome.status === 'cancelled' ? outcome.status : 'failed';
+    await this.#end(
+      run.taskId,
+      outcome,
+      (r) => holdsClaim(r, run.claim),
+      { e: 'end', i: this.#instance, x },
+      run.visited,
+    );
   }
 
   /** Ends a task no step is running (expired or cancelled before its step ran, or a step that could not start). */
-  #finishFree(taskId: string, jobId: string, outcome: Outcome): Promise<void> {
-    return this.#end(taskId, outcome, (r) => isFree(r, jobId));
+  async #finishFree(
+    taskId: string,
+    jobId: string,
+    outcome: Outcome,
+    e: 'cancelled' | 'expired' | 'failed' = outcome.status === 'cancelled' ? 'cancelled' : 'failed',
+  ): Promise<void> {
+    await this.#end(taskId, outcome, (r) => isFree(r, jobId), { e });
   }
 
   /** Writes a terminal status (once: a terminal status never changes) and tells every instance. */
-  async #end(taskId: string, outcome: Outcome, mayWrite: (record: TaskRecord) => boolean): Promise<void> {
+  async #end(
+    taskId: string,
+    outcome: Outcome,
+    mayWrite: (record: TaskRecord) => boolean,
+    entry: Parameters<typeof withHistory>[2],
+    visited?: Iterable<string>,
+  ): Promise<void> {
     let ended: TaskRecord | undefined;
-    await this.#o.store.update(taskId, (r) =>
-      isTerminal(r) || !mayWrite(r)
-        ? (ended = undefined)
-        : (ended = {
-            ...r,
-            ...terminalFields(),
-            ...outcome,
-            ...releasedClaim(),
-            phase: 'idle',
-            lastUpdatedAt: this.#clock(),
-          }),
-    );
+    await this.#o.store.update(taskId, (r) => {
+      ended = undefined;
+      if (isTerminal(r) || !mayWrite(r)) return undefined;
+      const now = this.#clock();
+      return (ended = {
+        ...r,
+        ...terminalFields(),
+        ...outcome,
+        ...releasedClaim(),
+        phase: 'idle',
+        lastUpdatedAt: now,
+        history: withHistory(r, now, entry, visited),
+      });
+    });
     if (!ended) return;
     this.#telemetry?.metrics?.taskStatus(ended.status, ended.tool);
     await this.#o.store.publish(taskId, 'changed');

@@ -31,6 +31,8 @@ export interface TaskRuntimeOptions {
   quotas?: Partial<TaskQuotas>;
   /** How long a task of a version this build cannot run waits for another build's worker (task-versions.ts). */
   versionWaitMs?: number;
+  /** Names this instance in each task's timeline (TaskRunnerOptions.instanceId). */
+  instanceId?: string;
 }
 
 export interface TaskRuntime {
@@ -68,6 +70,7 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
       stepBudgetMs: options.stepBudgetMs,
       telemetry: options.telemetry,
       versionWaitMs: options.versionWaitMs,
+      instanceId: options.instanceId,
     }),
   });
   options.telemetry?.metrics?.observe({

@@ -7,6 +7,7 @@
 import type { JsonRpcErrorObject, TaskPhase, TaskRecord, TaskStatus } from './task-record.js';
 import { completedMessage, isTerminal } from './task-record.js';
 import { activeStates } from '../active-states.js';
+import { lastInstance, timelineOf, type TimelineEntry } from './task-history.js';
 
 export interface TaskQuestionSummary {
   /** The wire key (`approve`, `approve.2`): what tasks/update answers. */
@@ -38,6 +39,8 @@ export interface TaskSummary {
   principal: string;
   /** The job running its step while `phase` is `running`. */
   runningJob?: string;
+  /** The instance that last started a step of it (its history's), when recorded. */
+  instance?: string;
   /** Whether a run of a step holds the task (task-claims.ts); the claim token itself stays in the store. */
   claimed: boolean;
   cancelRequested: boolean;
@@ -50,10 +53,16 @@ export interface TaskSummary {
   error?: JsonRpcErrorObject;
 }
 
-/** A task's page: its summary, and the result of a completed task. */
+/** A task's page: its summary, its timeline, and the result of a completed task. */
 export interface TaskDetail extends TaskSummary {
   /** The tool's result (a CallToolResult) once completed: the operator asked to see this task. */
   result?: Record<string, unknown>;
+  /** What happened, oldest first (task-history.ts); undefined on a record stored before it was kept. */
+  timeline?: TimelineEntry[];
+  /** Older entries dropped to keep the timeline bounded. */
+  timelineDropped?: number;
+  /** The states it has been in, as key paths from the root (the current ones included). */
+  visited?: string[];
 }
 
 const FLOW_TRACE_ID = /^([0-9a-f]{32})-/;
@@ -90,6 +99,7 @@ export function summarizeTask(record: Readonly<TaskRecord>): TaskSummary {
     expiresAt: record.createdAt + record.ttlMs,
     principal: record.principal,
     ...(record.runningJob ? { runningJob: record.runningJob } : {}),
+    ...optional('instance', lastInstance(record.history)),
     claimed: typeof record.runningStep === 'string' && record.runningStep.length > 0,
     cancelRequested: record.cancelRequested,
     questions,
@@ -99,7 +109,22 @@ export function summarizeTask(record: Readonly<TaskRecord>): TaskSummary {
   };
 }
 
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
 export function describeTask(record: Readonly<TaskRecord>): TaskDetail {
   const summary = summarizeTask(record);
-  return record.status === 'completed' && record.result ? { ...summary, result: record.result } : summary;
+  const history = record.history;
+  return {
+    ...summary,
+    ...(record.status === 'completed' && record.result ? { result: record.result } : {}),
+    ...(history
+      ? {
+          timeline: timelineOf(record),
+          ...optional('timelineDropped', history.dropped),
+          visited: [...new Set([...(history.visited ?? []), ...summary.states])],
+        }
+      : {}),
+  };
 }

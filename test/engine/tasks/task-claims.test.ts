@@ -8,7 +8,7 @@ import { holdsClaim, isFree, newClaim, type StepRun } from '../../../server/engi
 import { RunningSteps } from '../../../server/engine/tasks/running-steps.js';
 
 function run(taskId: string): StepRun {
-  return { taskId, jobId: `${taskId}.start`, claim: newClaim(), controller: new AbortController() };
+  return { taskId, jobId: `${taskId}.start`, claim: newClaim(), controller: new AbortController(), visited: new Set() };
 }
 
 describe('task claims', () => {

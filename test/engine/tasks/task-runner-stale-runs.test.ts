@@ -82,6 +82,9 @@ describe('TaskRunner, two runs of one step in one process', () => {
     await stale;
     expect(h.writesSince(before)).to.deep.equal([]);
     expect(await h.record(taskId)).to.deep.equal(resting);
+    // The run that took over said in the timeline that the earlier run lost its claim.
+    const ends = (resting.history?.entries ?? []).filter((e) => e.e === 'end').map((e) => e.x);
+    expect(ends.slice(0, 2)).to.deep.equal(['lost', 'asked']);
     // The timer's job runs the next step on this same runner, the stale run's runner.
     h.wallAhead = 10_000;
     await h.runDue();
