@@ -67,6 +67,7 @@ export function taskJson(task: TaskSummary | TaskDetail | StuckTask): Record<str
       ...(q.answeredAt === undefined ? {} : { answeredAt: iso(q.answeredAt) }),
     })),
     timers: task.timers.map((t) => ({ ...t, dueAt: iso(t.dueAt) })),
+    ...('timeline' in task && task.timeline ? { timeline: task.timeline.map((e) => ({ ...e, at: iso(e.at) })) } : {}),
   };
 }
 
@@ -83,6 +84,7 @@ export function taskText(task: TaskDetail, now: number): string {
     `expires:      ${iso(task.expiresAt)}`,
     `principal:    ${task.principal}`,
     `running job:  ${task.runningJob ?? '-'}${task.claimed ? ' (claimed)' : ''}`,
+    `instance:     ${task.instance ?? '-'}`,
     `trace:        ${task.traceId ?? '-'}`,
   ];
   for (const q of task.questions) {
@@ -91,6 +93,11 @@ export function taskText(task: TaskDetail, now: number): string {
     lines.push(`question:     ${q.key} (${q.answered ? 'answered' : 'waiting'})${asked}${answered}`);
   }
   for (const t of task.timers) lines.push(`timer:        ${t.id} due ${iso(t.dueAt)}`);
+  if (task.timelineDropped) lines.push(`history:      ${task.timelineDropped} earlier entries dropped`);
+  for (const e of task.timeline ?? []) {
+    const what = [e.kind, e.ended, e.keys?.join(','), e.instance && `on ${e.instance}`].filter(Boolean).join(' ');
+    lines.push(`history:      ${iso(e.at)} ${what}`);
+  }
   if (task.error) lines.push(`error:        ${task.error.code} ${task.error.message}`);
   if (task.result) lines.push(`result:       ${JSON.stringify(task.result)}`);
   return `${lines.join('\n')}\n`;

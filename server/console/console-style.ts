@@ -28,4 +28,12 @@ form.cancel button { font: inherit; color: #fff; background: #cf222e; border: 1p
 }
 .console-diagram g.console-current { filter: drop-shadow(0 0 6px #d6336c); }
 .console-diagram g.console-around > rect { stroke: #d6336c !important; stroke-dasharray: 6 3; }
+.console-diagram g.console-visited rect,
+.console-diagram g.console-visited path {
+  stroke: #8250df !important;
+  stroke-width: 2px !important;
+  stroke-dasharray: 4 2;
+  fill: #fbefff !important;
+}
+table.timeline td { white-space: nowrap; }
 `;

@@ -59,13 +59,14 @@ export function taskRow(base: string, task: TaskSummary, now: number, extra = ''
 <td>${timeAgo(task.createdAt, now)}</td>
 <td>${timeAgo(task.lastUpdatedAt, now)}</td>
 <td>${task.runningJob ? `<code>${escapeHtml(task.runningJob)}</code>` : '<span class="muted">–</span>'}</td>
+<td class="instance">${task.instance ? `<code>${escapeHtml(task.instance)}</code>` : '<span class="muted">–</span>'}</td>
 <td>${task.traceId ? `<code>${escapeHtml(task.traceId)}</code>` : '<span class="muted">–</span>'}</td>
 <td class="message">${escapeHtml(task.statusMessage ?? '')}</td>${extra}
 </tr>`;
 }
 
 export const TASK_HEADER =
-  '<th>Task</th><th>Tool</th><th>Status</th><th>State</th><th>Phase</th><th>Created</th><th>Changed</th><th>Job</th><th>Trace</th><th>Message</th>';
+  '<th>Task</th><th>Tool</th><th>Status</th><th>State</th><th>Phase</th><th>Created</th><th>Changed</th><th>Job</th><th>Instance</th><th>Trace</th><th>Message</th>';
 
 export function taskListPage(view: TaskListView): string {
   const { base, filters } = view;

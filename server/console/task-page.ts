@@ -50,6 +50,7 @@ function facts(view: TaskPageView): string {
       'Running job',
       task.runningJob ? `<code>${escapeHtml(task.runningJob)}</code>${task.claimed ? ' (claimed)' : ''}` : none,
     ],
+    ['Last instance', task.instance ? `<code>${escapeHtml(task.instance)}</code>` : none],
     ['Trace', task.traceId ? `<code>${escapeHtml(task.traceId)}</code>` : none],
     ['Principal', `<code>${escapeHtml(task.principal)}</code> <span class="muted">(digest)</span>`],
   ];
@@ -71,6 +72,46 @@ function questions(view: TaskPageView): string {
   return `<h2>Questions</h2>
 <p class="muted">By key; what was answered is never shown.</p>
 <table><thead><tr><th>Key</th><th>Question</th><th>Asked</th><th>Answer</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+const ENDED: Record<string, string> = {
+  asked: 'asked',
+  timer: 'waiting on a timer',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  lost: 'lost its claim (its instance stopped or stalled; another run took over)',
+};
+
+const KINDS: Record<string, string> = {
+  created: 'created',
+  start: 'step started',
+  end: 'step ended',
+  answered: 'answered',
+  cancelled: 'cancelled',
+  expired: 'expired',
+  failed: 'failed',
+};
+
+/** What happened, oldest first: steps on their instances, questions by key (never the answers). */
+export function timeline(task: TaskDetail, now: number): string {
+  if (!task.timeline) {
+    return '<h2>Timeline</h2><p class="muted">This task was stored before timelines were kept.</p>';
+  }
+  const dropped = task.timelineDropped
+    ? `<p class="muted">${task.timelineDropped} earlier entries were dropped: the last ${task.timeline.length} are kept.</p>`
+    : '';
+  const rows = task.timeline
+    .map((entry) => {
+      const keys = (entry.keys ?? []).map((key) => `<code>${escapeHtml(key)}</code>`).join(' ');
+      const what = entry.ended
+        ? `${KINDS[entry.kind]}: ${ENDED[entry.ended] ?? escapeHtml(entry.ended)}`
+        : KINDS[entry.kind];
+      return `<tr data-kind="${escapeHtml(entry.kind)}"><td>${timeAgo(entry.at, now)}</td><td>${what ?? escapeHtml(entry.kind)}${keys ? ` ${keys}` : ''}</td><td>${entry.instance ? `<code>${escapeHtml(entry.instance)}</code>` : '<span class="muted">–</span>'}</td></tr>`;
+    })
+    .join('\n');
+  return `<h2>Timeline</h2>${dropped}
+<table class="timeline"><thead><tr><th>When</th><th>What</th><th>Instance</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function timers(view: TaskPageView): string {
@@ -97,9 +138,11 @@ function diagram(view: TaskPageView): string {
   const note = view.otherVersion
     ? `<p class="muted">The task runs version ${escapeHtml(view.task.version)}; the diagram is of the version served now.</p>`
     : '';
-  const { source, current, around } = view.diagram;
-  return `<h2>Where it is</h2>${note}
-<div class="diagram console-diagram" data-diagram="state" data-rendered="pending" data-current="${escapeHtml(current.join(' '))}" data-around="${escapeHtml(around.join(' '))}"><pre class="mermaid-source">${escapeHtml(source)}</pre></div>`;
+  const { source, current, around, visited } = view.diagram;
+  const legend =
+    visited.length > 0 ? '<p class="muted">Highlighted: where it is now. Dotted: states it passed through.</p>' : '';
+  return `<h2>Where it is</h2>${note}${legend}
+<div class="diagram console-diagram" data-diagram="state" data-rendered="pending" data-current="${escapeHtml(current.join(' '))}" data-around="${escapeHtml(around.join(' '))}" data-visited="${escapeHtml(visited.join(' '))}"><pre class="mermaid-source">${escapeHtml(source)}</pre></div>`;
 }
 
 export function taskPage(view: TaskPageView): string {
@@ -119,6 +162,7 @@ export function taskPage(view: TaskPageView): string {
 ${cancel}
 ${diagram(view)}
 ${questions(view)}
+${timeline(task, view.now)}
 ${timers(view)}
 ${outcome(task)}`,
   });

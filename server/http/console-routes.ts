@@ -185,7 +185,7 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
         base,
         now: clock(),
         task,
-        diagram: tool && taskDiagram(tool, task.states),
+        diagram: tool && taskDiagram(tool, task.states, task.visited),
         otherVersion: tool !== undefined && options.versionOf(tool.machine) !== task.version,
         csrf: csrf.token(operatorOf(ctx).id, 'cancel', task.taskId),
         notice: param(ctx, 'cancel', 20),

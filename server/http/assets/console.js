@@ -2,8 +2,9 @@
 /**
  * The console's task page: draws the tool's state diagram with the docs pages' Mermaid and ELK
  * (diagram-view.js, loaded before this) and highlights the states the task is in now. The server
- * names them by Mermaid id in the box's `data-current` (the states) and `data-around` (the
- * composite states holding them): attributes, never script, so the page's CSP allows no inline
+ * names them by Mermaid id in the box's `data-current` (the states), `data-around` (the
+ * composite states holding them) and `data-visited` (states it passed through, marked
+ * apart): attributes, never script, so the page's CSP allows no inline
  * code. Mermaid names a state's SVG group `<diagram>-state-<id>-<n>`.
  *
  * Loaded after mermaid.min.js and diagram-view.js. Checked by `tsc -p tsconfig.assets.json`.
@@ -17,6 +18,7 @@
     const ids = (/** @type {string} */ name) => (box.dataset[name] ?? '').split(' ').filter(Boolean);
     const current = new Set(ids('current'));
     const around = new Set(ids('around'));
+    const visited = new Set(ids('visited'));
     const view = await batonDiagrams.draw(box, `console-diagram-${index}`, source, {
       zoom: true,
       name: 'State diagram',
@@ -33,6 +35,8 @@
         first ??= group;
       } else if (around.has(id)) {
         group.classList.add('console-around');
+      } else if (visited.has(id)) {
+        group.classList.add('console-visited');
       }
     }
     box.dataset.highlighted = [...new Set(marked)].sort().join(' ');
