@@ -15,15 +15,20 @@ export interface ConsolePageOptions {
   body: string;
   /** Load the diagram scripts (a task page). */
   diagram?: boolean;
+  /**
+   * The page's live-update stream (`<base>/events…`): console-live.js listens to it and fetches
+   * the page's `data-live` sections again when it says something changed. None: a still page.
+   */
+  events?: string | undefined;
 }
 
 export function consolePage(options: ConsolePageOptions): string {
   const base = escapeHtml(options.base);
-  const scripts = options.diagram
-    ? ['mermaid.min.js', 'diagram-view.js', 'console.js'].map(
-        (name) => `<script src="${base}/assets/${name}"></script>`,
-      )
-    : [];
+  const scripts = [
+    ...(options.diagram ? ['mermaid.min.js', 'diagram-view.js', 'console.js'] : []),
+    ...(options.events ? ['console-live.js'] : []),
+  ].map((name) => `<script src="${base}/assets/${name}"></script>`);
+  const events = options.events ? ` data-events="${escapeHtml(options.events)}"` : '';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -36,7 +41,7 @@ export function consolePage(options: ConsolePageOptions): string {
 </head>
 <body>
 <header><strong>Baton</strong> console · <a href="${base}">tasks</a> · <a href="${base}/stuck">stuck</a> · <a href="${base}/replay">replay</a></header>
-<main>
+<main${events}>
 <h1>${escapeHtml(options.title)}</h1>
 ${options.body}
 </main>

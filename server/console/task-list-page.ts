@@ -35,6 +35,8 @@ export interface TaskListView {
   first: boolean;
   /** Said above the list (no task tool served, for one). */
   note?: string | undefined;
+  /** The live-update stream's URL (console-page.ts, `events`). */
+  events?: string | undefined;
 }
 
 /** What a task waits in or runs, as the list shows it. */
@@ -100,9 +102,12 @@ export function taskListPage(view: TaskListView): string {
   return consolePage({
     title: 'Tasks',
     base,
+    events: view.events,
     body: `${note}<p class="muted">Every principal's tasks in this server's task store, most recently changed first. Arguments and answers are never shown.</p>
 ${form}
+<div id="live-list" data-live>
 ${table}
-<div class="pager">${pager}</div>`,
+<div class="pager">${pager}</div>
+</div>`,
   });
 }

@@ -23,6 +23,8 @@ export interface TaskPageView {
   csrf?: string | undefined;
   /** What the last action did (`?cancel=` after a cancel). */
   notice?: string | undefined;
+  /** The live-update stream's URL (console-page.ts, `events`). */
+  events?: string | undefined;
 }
 
 const CANCEL_NOTICES: Record<string, string> = {
@@ -158,12 +160,16 @@ export function taskPage(view: TaskPageView): string {
     title: `${task.tool} · ${task.taskId}`,
     base,
     diagram: view.diagram !== undefined,
-    body: `${notice}${facts(view)}
+    events: view.events,
+    body: `<div id="live-head" data-live>${notice}${facts(view)}
 ${cancel}
+</div>
 ${diagram(view)}
+<div id="live-body" data-live>
 ${questions(view)}
 ${timeline(task, view.now)}
 ${timers(view)}
-${outcome(task)}`,
+${outcome(task)}
+</div>`,
   });
 }

@@ -12,6 +12,7 @@ import type { Context, Middleware } from 'koa';
 import type { AnyStateMachine } from 'xstate';
 import {
   DEFAULT_STUCK_THRESHOLDS,
+  isTerminalStatus,
   TaskQueryError,
   type KeyRing,
   type Logger,
@@ -22,6 +23,7 @@ import type { TaskStatus } from '../engine/tasks/index.js';
 import type { Principal } from '../protocol/index.js';
 import { ConsoleCsrf } from './console-csrf.js';
 import { replayRoutes } from './console-replay-routes.js';
+import { ConsoleEvents, type ConsoleEventsOptions } from './console-events.js';
 import { diagramAssetRoutes } from './diagram-assets.js';
 import type { OperatorCheck } from './operator-access.js';
 import { readBody } from './read-body.js';
@@ -38,6 +40,8 @@ export interface ConsoleRoutesOptions {
   /** Where the console is mounted (`/console`). */
   base?: string;
   clock?: () => number;
+  /** Limits and timing of the live-update streams (console-events.ts). */
+  events?: Omit<ConsoleEventsOptions, 'listen'>;
 }
 
 const POLICY = [
@@ -46,6 +50,8 @@ const POLICY = [
   // Mermaid draws with inline <style> in its SVG.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
+  // The live updates: the event stream and the page fetched again, from this server only.
+  "connect-src 'self'",
   "font-src 'self' data:",
   "base-uri 'none'",
   "form-action 'self'",
@@ -152,6 +158,7 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
         filters,
         cursor: page.cursor,
         first: cursor === undefined,
+        events: options.tasks ? `${base}/events` : undefined,
         note: options.tasks ? undefined : 'No tool this server serves runs as a task: there are no tasks to show.',
       }),
     );
@@ -189,6 +196,7 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
         otherVersion: tool !== undefined && options.versionOf(tool.machine) !== task.version,
         csrf: csrf.token(operatorOf(ctx).id, 'cancel', task.taskId),
         notice: param(ctx, 'cancel', 20),
+        events: isTerminalStatus(task.status) ? undefined : `${base}/events?task=${encodeURIComponent(task.taskId)}`,
       }),
     );
   });
@@ -236,6 +244,23 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
     refuse,
     sameOrigin,
   });
-  diagramAssetRoutes(router, { base, guard, scripts: ['console.js'], what: 'The console', cache: 'private' });
+  // Live updates: one stream per open page, fed by the store's change channel (console-events.ts).
+  const events =
+    options.tasks && new ConsoleEvents({ ...options.events, listen: (onChange) => options.tasks!.listen(onChange) });
+  router.get(`${base}/events`, guard, async (ctx, next) => {
+    const taskId = param(ctx, 'task', 64);
+    if (!events || (ctx.query.task !== undefined && (!taskId || !(await options.tasks!.show(taskId))))) return next(); // 404
+    if (!events.serve(ctx, operatorOf(ctx).id, taskId)) {
+      ctx.set('Retry-After', '30');
+      return refuse(ctx, 429, 'Too many console pages open: close some and reload.');
+    }
+  });
+  diagramAssetRoutes(router, {
+    base,
+    guard,
+    scripts: ['console.js', 'console-live.js'],
+    what: 'The console',
+    cache: 'private',
+  });
   return router;
 }

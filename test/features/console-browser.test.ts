@@ -136,6 +136,40 @@ describe('the console in a real browser', function () {
     expect((await getTask(server.url, ids.waiting, AS_USER)).status).to.equal('cancelled');
   });
 
+  it('updates the list and a task’s page as the task changes, without reloading', async () => {
+    let navigations = 0;
+    page.on('framenavigated', () => (navigations += 1));
+    await page.goto(`${server.origin}/console`);
+    await page.waitForSelector('html[data-live="on"]');
+    navigations = 0;
+    const id = await start('3.0.0');
+    await page.waitForSelector(`tr[data-task="${id}"][data-status="input_required"]`, { timeout: 15_000 });
+    await page.goto(`${server.origin}/console/tasks/${id}`);
+    await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+    await page.waitForSelector('html[data-live="on"]');
+    navigations = 0;
+    resultOf(
+      await taskRpc(
+        server.url,
+        'tasks/update',
+        { taskId: id, inputResponses: { approve: { action: 'accept', content: { approve: true } } } },
+        AS_USER,
+      ),
+    );
+    await page.waitForSelector('#live-body tr[data-kind="answered"]', { timeout: 15_000 });
+    await page.waitForFunction(
+      () =>
+        Array.from(document.querySelectorAll('.console-diagram g.console-visited')).some((g) =>
+          g.textContent?.includes('awaitingApproval'),
+        ),
+      undefined,
+      { timeout: 15_000 },
+    );
+    const marked = await page.$$eval('.console-diagram g.console-current', (gs) => gs.map((g) => g.textContent));
+    expect(marked.join(' ')).to.include('baking');
+    expect(navigations).to.equal(0);
+  });
+
   it('is a 404 to a non-operator’s token', async () => {
     const user = await browser.newContext({ extraHTTPHeaders: { authorization: `Bearer ${USER}` } });
     try {

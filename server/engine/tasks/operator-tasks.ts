@@ -63,6 +63,17 @@ export class OperatorTasks {
     return isTaskId(taskId) ? this.#store.peek(taskId, describeTask) : undefined;
   }
 
+  /**
+   * Calls `onChange` with the id of every task that changes anywhere in the fleet (the store's
+   * change channel, as subscriptions/listen hears it); returns the stop. Ids only: what changed
+   * is read again through `show` or `list` by whoever asks.
+   */
+  listen(onChange: (taskId: string) => void): () => void {
+    return this.#store.listen((taskId, kind) => {
+      if (kind === 'changed') onChange(taskId);
+    });
+  }
+
   /** Cancels any principal's task, as tasks/cancel does its owner's. */
   async cancel(taskId: string): Promise<CancelOutcome> {
     if (!isTaskId(taskId)) return 'missing';
