@@ -78,6 +78,8 @@ export {
   type TaskDetail,
   type StuckTask,
   type TimelineEntry,
+  type PendingQuestion,
+  type RevealedValues,
   MAX_HISTORY_ENTRIES,
   type StuckReason,
   type StuckThresholds,

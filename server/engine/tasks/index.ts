@@ -38,7 +38,14 @@ export {
   type TaskHistory,
   type TimelineEntry,
 } from './task-history.js';
-export { OperatorTasks, type OperatorTasksOptions, type StuckPage, type StuckTask } from './operator-tasks.js';
+export {
+  OperatorTasks,
+  type OperatorTasksOptions,
+  type PendingQuestion,
+  type RevealedValues,
+  type StuckPage,
+  type StuckTask,
+} from './operator-tasks.js';
 export { DEFAULT_STUCK_THRESHOLDS, stuckReasons, type StuckReason, type StuckThresholds } from './stuck-tasks.js';
 export { TaskFollowers, taskView, type TaskView } from './task-followers.js';
 export { MemoryTaskStore, DEFAULT_MEMORY_STORE_BYTES } from './memory-task-store.js';

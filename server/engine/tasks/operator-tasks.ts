@@ -22,6 +22,26 @@ export interface OperatorTasksOptions {
   store: TaskStore;
   clock?: () => number;
   telemetry?: Telemetry | undefined;
+  /** Records answers as tasks/update does, for any principal's task (TaskManager's); resolves with the keys taken. */
+  answer?: (taskId: string, responses: Record<string, unknown>) => Promise<string[]>;
+}
+
+/** What the operator's explicit reveal shows: the caller's data, hidden everywhere else. */
+export interface RevealedValues {
+  arguments: Record<string, unknown>;
+  /** Answers received to the questions still asked (earlier ones are not kept once fed in). */
+  answers: Record<string, unknown>;
+}
+
+/** A question a task waits on, as a form in the console (`baton dev` only) is built from. */
+export interface PendingQuestion {
+  /** The wire key tasks/update answers. */
+  key: string;
+  questionKey: string;
+  method: string;
+  /** The question as asked: its message and, for a form, its requested schema. */
+  message?: string;
+  requestedSchema?: Record<string, unknown>;
 }
 
 export interface StuckTask extends TaskSummary {
@@ -42,9 +62,11 @@ export class OperatorTasks {
   readonly #store: TaskStore;
   readonly #clock: () => number;
   readonly #telemetry: Telemetry | undefined;
+  readonly #answer: OperatorTasksOptions['answer'];
 
   constructor(options: OperatorTasksOptions) {
     this.#store = options.store;
+    this.#answer = options.answer;
     this.#clock = options.clock ?? Date.now;
     this.#telemetry = options.telemetry;
   }
@@ -72,6 +94,44 @@ export class OperatorTasks {
     return this.#store.listen((taskId, kind) => {
       if (kind === 'changed') onChange(taskId);
     });
+  }
+
+  /** The task's arguments and the answers it holds: only for an operator's explicit, logged reveal. */
+  async reveal(taskId: string): Promise<RevealedValues | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.#store.peek(taskId, (r) => structuredClone({ arguments: r.arguments, answers: r.answers }));
+  }
+
+  /** The questions the task waits on (asked, not answered), or undefined when there is no such task. */
+  async pending(taskId: string): Promise<PendingQuestion[] | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.#store.peek(taskId, (r) =>
+      r.status !== 'input_required'
+        ? []
+        : Object.entries(r.asked)
+            .filter(([key]) => !Object.hasOwn(r.answers, key))
+            .map(([key, asked]) => {
+              const params = asked.request.params ?? {};
+              return structuredClone({
+                key,
+                questionKey: asked.questionKey,
+                method: asked.request.method,
+                ...(typeof params.message === 'string' ? { message: params.message } : {}),
+                ...(params.requestedSchema && typeof params.requestedSchema === 'object'
+                  ? { requestedSchema: params.requestedSchema as Record<string, unknown> }
+                  : {}),
+              });
+            }),
+    );
+  }
+
+  /**
+   * Answers a task's questions as tasks/update does (the same code), for any principal's task.
+   * Resolves with the keys taken, or undefined when there is no such task.
+   */
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<string[] | undefined> {
+    if (!isTaskId(taskId) || !this.#answer || !(await this.#store.head(taskId))) return undefined;
+    return this.#answer(taskId, responses);
   }
 
   /** Cancels any principal's task, as tasks/cancel does its owner's. */

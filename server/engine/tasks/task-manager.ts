@@ -73,7 +73,13 @@ export class TaskManager {
     this.#followers = new TaskFollowers(options.store);
     this.#clock = options.clock ?? Date.now;
     this.#random = options.randomBytes ?? ((n) => new Uint8Array(randomBytes(n)));
-    this.operator = new OperatorTasks({ store: options.store, clock: this.#clock, telemetry: options.telemetry });
+    this.operator = new OperatorTasks({
+      store: options.store,
+      clock: this.#clock,
+      telemetry: options.telemetry,
+      // An operator's answer (the console, in `baton dev`) takes the path tasks/update takes.
+      answer: (taskId, responses) => this.#answer(taskId, responses),
+    });
   }
 
   get ttlMs(): number {
@@ -136,11 +142,22 @@ export class TaskManager {
     const status = await this.#read(taskId, principal, (r) => r.status);
     if (status === undefined) return false;
     if (status !== 'input_required') return true;
+    await this.#answer(taskId as string, responses);
+    return true;
+  }
+
+  /**
+   * Records answers to a task's outstanding questions, whoever's task it is (checked before):
+   * resolves with the keys taken (keys never issued, already answered or superseded are ignored).
+   */
+  async #answer(taskId: string, responses: Record<string, unknown>): Promise<string[]> {
+    let taken: string[] = [];
     let resumed = false;
     let changed = false;
     const stored = await this.#o.store.update(taskId, (r) => {
       resumed = false;
       changed = false;
+      taken = [];
       if (r.status !== 'input_required' || r.phase !== 'idle') return undefined;
       const answers = { ...r.answers };
       const now = this.#clock();
@@ -159,6 +176,7 @@ export class TaskManager {
         }
       }
       if (!changed) return undefined;
+      taken = keys;
       resumed = Object.keys(r.asked).every((key) => Object.hasOwn(answers, key));
       return {
         ...r,
@@ -174,7 +192,7 @@ export class TaskManager {
       if (resumed) await this.#o.queue.schedule(taskId, { jobKey: `a${stored.lastUpdatedAt}` });
       await this.#o.store.publish(taskId, 'changed');
     }
-    return true;
+    return stored && changed ? taken : [];
   }
 
   /**
