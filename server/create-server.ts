@@ -220,6 +220,8 @@ function consoleRoutes(options: BatonOptions, service: McpService, authenticate:
       access,
       keyRing: options.keyRing,
       logger: service.logger,
+      // Loopback operators are `baton dev`'s: there, a pending question may be answered from the console.
+      dev: settings.loopback === true,
       ...(options.clock ? { clock: options.clock } : {}),
     }),
   ];

@@ -36,4 +36,8 @@ form.cancel button { font: inherit; color: #fff; background: #cf222e; border: 1p
   fill: #fbefff !important;
 }
 table.timeline td { white-space: nowrap; }
+form.reveal { margin: 0.5rem 0; }
+form.reveal button, form.answer button { font: inherit; padding: 0.2rem 0.8rem; cursor: pointer; }
+form.answer { display: flex; flex-direction: column; gap: 0.4rem; max-width: 40rem; margin-bottom: 1rem; }
+form.answer label { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
 `;

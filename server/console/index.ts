@@ -17,3 +17,4 @@ export { stuckPage, type StuckView } from './stuck-page.js';
 export { taskDiagram, type TaskDiagram } from './task-diagram.js';
 export { replayPage, type ReplayView, type ReplayOutcomeView } from './replay-page.js';
 export { readReplayAnswers } from './replay-answers.js';
+export { answerForms, answerFromForm, formFields } from './answer-form.js';

@@ -5,7 +5,8 @@
  * result or error, and a cancel button while it is live. The cancel form carries a token bound to
  * the operator and the task (console-csrf.ts).
  */
-import type { TaskDetail } from '../engine/index.js';
+import type { PendingQuestion, RevealedValues, TaskDetail } from '../engine/index.js';
+import { answerForms } from './answer-form.js';
 import { isTerminalStatus } from '../engine/index.js';
 import { consoleHref, consolePage, escapeHtml, statusBadge, timeAgo } from './console-page.js';
 import { cancelRequested, stateCell } from './task-list-page.js';
@@ -25,9 +26,17 @@ export interface TaskPageView {
   notice?: string | undefined;
   /** The live-update stream's URL (console-page.ts, `events`). */
   events?: string | undefined;
+  /** The reveal form's token (bound to `reveal` and this task); no form without one. */
+  revealCsrf?: string | undefined;
+  /** The arguments and answers, shown once, after the operator's reveal. */
+  revealed?: RevealedValues | undefined;
+  /** `baton dev` only: a form per pending question, with the token bound to `answer` and this task. */
+  answer?: { csrf: string; questions: PendingQuestion[] } | undefined;
 }
 
 const CANCEL_NOTICES: Record<string, string> = {
+  answered: 'The answer was sent to the task, as tasks/update sends it.',
+  ignored: 'The answer was not taken: the question had been answered or was no longer asked.',
   cancelled: 'The task was cancelled.',
   requested: 'Cancel requested: the step running it is being stopped, wherever it runs.',
   terminal: 'The task had already finished: nothing was cancelled.',
@@ -147,6 +156,27 @@ function diagram(view: TaskPageView): string {
 <div class="diagram console-diagram" data-diagram="state" data-rendered="pending" data-current="${escapeHtml(current.join(' '))}" data-around="${escapeHtml(around.join(' '))}" data-visited="${escapeHtml(visited.join(' '))}"><pre class="mermaid-source">${escapeHtml(source)}</pre></div>`;
 }
 
+function revealSection(view: TaskPageView): string {
+  const { base, task } = view;
+  if (view.revealed) {
+    const json = (value: unknown) =>
+      `<pre class="code"><code>${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
+    return `<h2>Arguments and answers</h2>
+<p class="notice">Shown once, for this page only, and logged with your name. Reload to hide them.</p>
+<h3>Arguments</h3>${json(view.revealed.arguments)}
+<h3>Answers held</h3>${json(view.revealed.answers)}`;
+  }
+  if (!view.revealCsrf) return '';
+  const action = consoleHref(base, `/tasks/${encodeURIComponent(task.taskId)}/reveal`);
+  return `<form class="reveal" method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(view.revealCsrf)}"><button type="submit">Reveal arguments and answers</button> <span class="muted">(logged)</span></form>`;
+}
+
+function answerSection(view: TaskPageView): string {
+  if (!view.answer || view.task.status !== 'input_required') return '';
+  const action = consoleHref(view.base, `/tasks/${encodeURIComponent(view.task.taskId)}/answer`);
+  return answerForms(action, view.answer.csrf, view.answer.questions);
+}
+
 export function taskPage(view: TaskPageView): string {
   const { base, task } = view;
   const action = consoleHref(base, `/tasks/${encodeURIComponent(task.taskId)}/cancel`);
@@ -163,7 +193,9 @@ export function taskPage(view: TaskPageView): string {
     events: view.events,
     body: `<div id="live-head" data-live>${notice}${facts(view)}
 ${cancel}
+${answerSection(view)}
 </div>
+${revealSection(view)}
 ${diagram(view)}
 <div id="live-body" data-live>
 ${questions(view)}

@@ -17,6 +17,8 @@ import {
   type KeyRing,
   type Logger,
   type OperatorTasks,
+  type RevealedValues,
+  type TaskDetail,
   type ToolDefinition,
 } from '../engine/index.js';
 import type { TaskStatus } from '../engine/tasks/index.js';
@@ -42,6 +44,11 @@ export interface ConsoleRoutesOptions {
   clock?: () => number;
   /** Limits and timing of the live-update streams (console-events.ts). */
   events?: Omit<ConsoleEventsOptions, 'listen'>;
+  /**
+   * `baton dev`: a task page offers a form per pending question, answered as tasks/update does.
+   * Anywhere else the answer route is a 404.
+   */
+  dev?: boolean;
 }
 
 const POLICY = [
@@ -181,11 +188,12 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
     sendPage(ctx, stuckPage({ base, now: clock(), tasks: page.tasks, minutes: shown, cursor: page.cursor }));
   });
 
-  router.get(`${base}/tasks/:id`, guard, async (ctx, next) => {
-    const task = await options.tasks?.show(ctx.params.id!);
-    if (!task) return next(); // 404
+  /** A task's page for this operator; `revealed` (after the reveal POST) shows the values once. */
+  const sendTaskPage = async (ctx: Context, task: TaskDetail, revealed?: RevealedValues) => {
     const { taskPage, taskDiagram } = await load();
     const tool = toolNamed(task.tool);
+    const operator = operatorOf(ctx).id;
+    const pending = options.dev && task.status === 'input_required' ? await options.tasks?.pending(task.taskId) : [];
     sendPage(
       ctx,
       taskPage({
@@ -194,11 +202,70 @@ export function consoleRouter(options: ConsoleRoutesOptions): Router {
         task,
         diagram: tool && taskDiagram(tool, task.states, task.visited),
         otherVersion: tool !== undefined && options.versionOf(tool.machine) !== task.version,
-        csrf: csrf.token(operatorOf(ctx).id, 'cancel', task.taskId),
-        notice: param(ctx, 'cancel', 20),
-        events: isTerminalStatus(task.status) ? undefined : `${base}/events?task=${encodeURIComponent(task.taskId)}`,
+        csrf: csrf.token(operator, 'cancel', task.taskId),
+        notice: param(ctx, 'cancel', 20) ?? param(ctx, 'answer', 20),
+        // A page showing revealed values is not refreshed: a refresh would show them again, unasked.
+        events:
+          isTerminalStatus(task.status) || revealed
+            ? undefined
+            : `${base}/events?task=${encodeURIComponent(task.taskId)}`,
+        revealCsrf: csrf.token(operator, 'reveal', task.taskId),
+        revealed,
+        answer: pending?.length ? { csrf: csrf.token(operator, 'answer', task.taskId), questions: pending } : undefined,
       }),
     );
+  };
+
+  router.get(`${base}/tasks/:id`, guard, async (ctx, next) => {
+    const task = await options.tasks?.show(ctx.params.id!);
+    if (!task) return next(); // 404
+    await sendTaskPage(ctx, task);
+  });
+
+  /**
+   * A console action's form, checked as cancel's is: from this very origin, the page's form, and
+   * its token for this operator, `action` and task. Undefined once the request has been refused.
+   */
+  const actionForm = async (ctx: Context, action: string): Promise<URLSearchParams | undefined> => {
+    if (!sameOrigin(ctx)) return void refuse(ctx, 403, 'Forbidden: the console takes actions from its own pages only.');
+    if (!ctx.is('application/x-www-form-urlencoded')) return void refuse(ctx, 415, 'Send the console page’s form.');
+    let form: URLSearchParams;
+    try {
+      form = new URLSearchParams(await readBody(ctx.req, MAX_FORM_BYTES, 10_000));
+    } catch {
+      return void refuse(ctx, 400, 'The form could not be read.');
+    }
+    if (!csrf.check(form.get('csrf'), operatorOf(ctx).id, action, ctx.params.id!)) {
+      return void refuse(ctx, 403, 'Forbidden: reload the task’s page and try again.');
+    }
+    return form;
+  };
+
+  // Reveal: the arguments and answers, once, in this response only, and logged.
+  router.post(`${base}/tasks/:id/reveal`, guard, async (ctx, next) => {
+    const taskId = ctx.params.id!;
+    if (!(await options.tasks?.show(taskId))) return next(); // 404
+    if (!(await actionForm(ctx, 'reveal'))) return;
+    const [task, revealed] = await Promise.all([options.tasks!.show(taskId), options.tasks!.reveal(taskId)]);
+    if (!task || !revealed) return next();
+    options.logger.info('console_task_revealed', { taskId, operator: operatorOf(ctx).id });
+    await sendTaskPage(ctx, task, revealed);
+  });
+
+  // Answer a pending question: `baton dev` only, as tasks/update answers it.
+  router.post(`${base}/tasks/:id/answer`, guard, async (ctx, next) => {
+    const taskId = ctx.params.id!;
+    if (!options.dev || !(await options.tasks?.show(taskId))) return next(); // 404
+    const form = await actionForm(ctx, 'answer');
+    if (!form) return;
+    const { answerFromForm } = await load();
+    const key = form.get('key') ?? '';
+    const question = (await options.tasks!.pending(taskId))?.find((q) => q.key === key);
+    const answer = question && answerFromForm(question, form);
+    const taken = answer === undefined ? [] : ((await options.tasks!.answer(taskId, { [key]: answer })) ?? []);
+    options.logger.info('console_task_answered', { taskId, operator: operatorOf(ctx).id, keys: taken });
+    ctx.status = 303;
+    ctx.redirect(`${base}/tasks/${encodeURIComponent(taskId)}?answer=${taken.length > 0 ? 'answered' : 'ignored'}`);
   });
 
   router.post(`${base}/tasks/:id/cancel`, guard, async (ctx, next) => {
