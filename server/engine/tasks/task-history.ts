@@ -11,7 +11,7 @@
  * times, instance ids and state names (from the machine) only. Records stored before the history
  * existed have none, and read as such.
  */
-import { activeStates } from './task-summary.js';
+import { activeStates } from '../active-states.js';
 
 /** Entries kept per task; older ones are dropped and counted in `dropped`. */
 export const MAX_HISTORY_ENTRIES = 50;

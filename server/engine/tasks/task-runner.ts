@@ -29,7 +29,7 @@ import {
 } from './task-record.js';
 import { answersOf, wireQuestions } from './task-questions.js';
 import { lastInstance, withHistory, type StepEnd } from './task-history.js';
-import { activeStates } from './task-summary.js';
+import { activeStates } from '../active-states.js';
 import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
 import { holdsClaim, isFree, newClaim, releasedClaim, type StepRun } from './task-claims.js';
