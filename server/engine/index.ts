@@ -16,7 +16,13 @@ export {
   type RedisNode,
   type RedisTarget,
 } from './redis-target.js';
-export { FlowReplay, forkKeyRing, type FlowReplayOptions, type OpenedForReplay, type ReplayStep } from './flow/flow-replay.js';
+export {
+  FlowReplay,
+  forkKeyRing,
+  type FlowReplayOptions,
+  type OpenedForReplay,
+  type ReplayStep,
+} from './flow/flow-replay.js';
 export { EngineError, type EngineErrorReason } from './engine-error.js';
 export {
   FairShare,

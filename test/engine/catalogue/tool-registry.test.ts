@@ -192,7 +192,11 @@ describe('ToolRegistry', () => {
     it('an input state with the tag but no question', () => {
       const machine = machineWith({ tags: [INPUT_TAG], on: { 'answer.name.accept': 'done' } });
       const message = problemsOf([tool({ machine })]);
-      expect(message).to.include('"good-tool"').and.include('"fixture.ask"').and.include("meta: { 'baton.input'").and.not.include('askForm');
+      expect(message)
+        .to.include('"good-tool"')
+        .and.include('"fixture.ask"')
+        .and.include("meta: { 'baton.input'")
+        .and.not.include('askForm');
     });
 
     it('a question without the tag', () => {
