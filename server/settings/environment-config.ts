@@ -26,6 +26,8 @@ export interface EnvironmentConfig {
   publicUrl: string;
   /** The Redis a fleet shares, for the single-use guard and tasks (redis-settings.ts). */
   redis?: RedisTarget;
+  /** Replicas each single-use claim must reach before its round runs (BATON_REDIS_WAIT_REPLICAS). */
+  redisWaitReplicas?: number;
   /** Static bearer tokens, token -> principal (BATON_TOKENS). */
   tokens?: Map<string, string>;
   /** Authorization servers named in the protected-resource metadata (BATON_AUTH_SERVERS). */
@@ -93,6 +95,11 @@ function startOnFrom(value: string | undefined): Record<string, string> | undefi
     startOn[match[1]!] = match[2]!;
   }
   return startOn;
+}
+
+function nonNegativeInteger(name: string, value: string | undefined): number | undefined {
+  if (value === '0') return 0;
+  return positiveInteger(name, value);
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {
@@ -195,6 +202,9 @@ export function configFromEnvironment(env: NodeJS.ProcessEnv = process.env): Env
     devKey,
     publicUrl,
     ...(redis ? { redis } : {}),
+    ...definedFields({
+      redisWaitReplicas: nonNegativeInteger('BATON_REDIS_WAIT_REPLICAS', env.BATON_REDIS_WAIT_REPLICAS),
+    }),
     ...(tokens ? { tokens } : {}),
     console: consoleFromEnvironment(env, tokens),
     ...definedFields({ oauth: oauthFrom(env, publicUrl) }),

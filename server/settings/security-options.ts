@@ -26,7 +26,14 @@ export function securityOptions(config: EnvironmentConfig): Partial<BatonOptions
     legacy: config.legacy === false ? false : { ...config.legacy, ...config.perCallerLimits.legacy },
     connectionLimits: config.connectionLimits,
     originPolicy: originPolicyOf(config),
-    ...(config.redis ? { replayGuard: new RedisReplayGuard({ redis: config.redis }) } : {}),
+    ...(config.redis
+      ? {
+          replayGuard: new RedisReplayGuard({
+            redis: config.redis,
+            ...(config.redisWaitReplicas === undefined ? {} : { replicas: config.redisWaitReplicas }),
+          }),
+        }
+      : {}),
     ...authenticationOf(config),
   };
 }

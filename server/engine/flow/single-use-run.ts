@@ -115,10 +115,39 @@ export async function runOnce(spec: SingleUseRun, round: () => Promise<FlowOutco
         : { kind: 'error', reason: 'internal', message: 'Internal error' };
     throw error;
   } finally {
-    if (record) {
-      await guard.settle(id, superjson.stringify(record)).catch((error: unknown) => {
-        spec.logger.error('replay_guard_settle_failed', { target: spec.target, error: String(error) });
-      });
-    }
+    if (record) await settle(spec, superjson.stringify(record));
   }
+}
+
+/** Pauses between tries of a settle Redis refused (a failover takes a few seconds). */
+const SETTLE_RETRY_MS = [250, 500, 1000, 2000, 4000, 8000];
+
+/**
+ * Records the run's outcome, so a second presentation gets it. When Redis refuses (a failover
+ * under way), the answer does not wait: the outcome is written again in the background until it
+ * lands or the claim's deadline passes (after which a presentation counts the state as used).
+ */
+async function settle(spec: SingleUseRun, outcome: string): Promise<void> {
+  const deadline = spec.now + spec.budgetMs + CLAIM_MARGIN_MS;
+  const failed = (error: unknown) =>
+    spec.logger.error('replay_guard_settle_failed', { target: spec.target, error: String(error) });
+  try {
+    await spec.guard.settle(spec.id, outcome);
+    return;
+  } catch (error) {
+    failed(error);
+  }
+  void (async () => {
+    for (const pause of SETTLE_RETRY_MS) {
+      await new Promise((resolve) => setTimeout(resolve, pause).unref?.());
+      if (Date.now() + pause > deadline) return;
+      try {
+        await spec.guard.settle(spec.id, outcome);
+        spec.logger.info('replay_guard_settled_late', { target: spec.target });
+        return;
+      } catch {
+        // Still down: the next pause is longer.
+      }
+    }
+  })();
 }

@@ -10,7 +10,15 @@
  * from an older snapshot, eviction) cannot be detected, hence the start-up check of
  * `maxmemory-policy` and persistence (docs/security.md, "Redis").
  */
-import { clusterPrefix, connectRedis, targetOf, type RedisConnection, type RedisTarget } from '../redis-target.js';
+import {
+  clusterPrefix,
+  connectRedis,
+  isCluster,
+  targetOf,
+  type RedisConnection,
+  type RedisTarget,
+} from '../redis-target.js';
+import { ConfigurationError } from '../configuration-error.js';
 import { pendingValue, readClaim, type ClaimScope, type GuardClaim, type ReplayGuard } from './replay-guard.js';
 
 /** Where the guard's Redis is and how it names its keys. */
@@ -25,6 +33,15 @@ export interface RedisReplayGuardOptions {
   commandTimeoutMs?: number;
   /** Milliseconds since the epoch (the claim deadlines and the epoch marker use it). */
   clock?: () => number;
+  /**
+   * Replicas that must hold a claim before its round runs (Redis `WAIT`): a failover promotes a
+   * replica, and a claim the old master acknowledged but had not yet replicated would be lost with
+   * it, letting the state run again. Default: 1 on a Sentinel set, 0 otherwise. A claim fewer
+   * replicas confirm within `replicaWaitMs` (500) is given back and the round refused (fail closed).
+   * Not for a Redis Cluster, where `WAIT` would reach a node other than the claim's.
+   */
+  replicas?: number;
+  replicaWaitMs?: number;
 }
 
 /** What the start-up check found: `problems` stop the server, `warnings` are logged. */
@@ -67,10 +84,19 @@ export class RedisReplayGuard implements ReplayGuard {
   readonly #timeoutMs: number;
   readonly #clock: () => number;
   readonly #epochStarted: Promise<void>;
+  readonly #replicas: number;
+  readonly #replicaWaitMs: number;
 
   constructor(options: RedisReplayGuardOptions) {
     const target = targetOf(options);
     this.#prefix = clusterPrefix(target, options.prefix ?? 'baton:state:');
+    this.#replicas = options.replicas ?? (typeof target === 'object' && 'sentinels' in target ? 1 : 0);
+    if (this.#replicas > 0 && isCluster(target)) {
+      throw new ConfigurationError(
+        'Waiting for replicas (BATON_REDIS_WAIT_REPLICAS) is not supported on a Redis Cluster: leave it 0 there.',
+      );
+    }
+    this.#replicaWaitMs = options.replicaWaitMs ?? 500;
     this.#timeoutMs = options.commandTimeoutMs ?? 2000;
     this.#clock = options.clock ?? Date.now;
     const redis = connectRedis(target, {
@@ -138,6 +164,7 @@ export class RedisReplayGuard implements ReplayGuard {
     );
     switch (status) {
       case 'claimed':
+        await this.#replicated(id);
         return { status: 'claimed' };
       case 'before_epoch':
         return { status: 'before_epoch' };
@@ -149,6 +176,17 @@ export class RedisReplayGuard implements ReplayGuard {
     }
   }
 
+  /** Waits until the claim of `id` is on enough replicas; else gives it back and throws (fail closed). */
+  async #replicated(id: string): Promise<void> {
+    if (this.#replicas === 0) return;
+    const acknowledged = Number(await this.#redis.call('WAIT', this.#replicas, this.#replicaWaitMs));
+    if (acknowledged >= this.#replicas) return;
+    await this.#redis.del(this.#prefix + id).catch(() => {});
+    throw new Error(
+      `a single-use claim reached ${acknowledged} of ${this.#replicas} replicas in ${this.#replicaWaitMs} ms`,
+    );
+  }
+
   async peek(id: string): Promise<boolean> {
     await this.#connected();
     return (await this.#redis.exists(this.#prefix + id)) === 1;
@@ -157,6 +195,9 @@ export class RedisReplayGuard implements ReplayGuard {
   async settle(id: string, outcome: string): Promise<void> {
     await this.#connected();
     await this.#redis.set(this.#prefix + id, outcome, 'KEEPTTL', 'XX');
+    // Best effort: an outcome lost in a failover leaves the claim pending, so the state counts as
+    // used after its deadline (fail closed); on a replica, a replay gets the outcome instead.
+    if (this.#replicas > 0) await this.#redis.call('WAIT', this.#replicas, this.#replicaWaitMs).catch(() => {});
   }
 
   /** Gives the claim back. It still counts against its owner's quota until the state expires. */

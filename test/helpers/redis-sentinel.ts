@@ -1,0 +1,126 @@
+/**
+ * A Redis Sentinel set on loopback for failover tests: a master, two replicas of it (so a replica
+ * is left to confirm single-use claims after one failover: BATON_REDIS_WAIT_REPLICAS), and three
+ * sentinels (Debian's `redis-server` in sentinel mode) watching it as `baton`, tuned to notice a
+ * dead master in a second. Everything is stopped by PID; `killMaster` SIGKILLs the current master
+ * and waits until the sentinels name another.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { startRedis, type RunningRedis } from './redis-server.js';
+import { freePort } from './spawn-baton.js';
+
+export const SENTINEL_NAME = 'baton';
+
+export interface RunningSentinelSet {
+  /** `host:port,…` for BATON_REDIS_SENTINELS. */
+  sentinels: string;
+  nodes: Array<{ host: string; port: number }>;
+  /** The port of the master the sentinels name now. */
+  masterPort(): Promise<number>;
+  /** SIGKILLs the master; resolves with the milliseconds until the sentinels named the promoted replica. */
+  killMaster(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+export async function startSentinelSet(): Promise<RunningSentinelSet> {
+  // Appendonly with fsync always on both: what the single-use guard asks of a production Redis.
+  const durable = ['--appendonly', 'yes', '--appendfsync', 'always'];
+  const dir = mkdtempSync(join(tmpdir(), 'baton-sentinel-'));
+  const master = await startRedis({ args: [...durable, '--dir', dir, '--appendfilename', 'master.aof'] });
+  const replicas: RunningRedis[] = [];
+  for (const name of ['replica-1', 'replica-2']) {
+    const aof = ['--appendfilename', `${name}.aof`];
+    replicas.push(
+      await startRedis({ args: [...durable, '--dir', dir, ...aof, '--replicaof', '127.0.0.1', String(master.port)] }),
+    );
+  }
+  const servers: RunningRedis[] = [master, ...replicas];
+  const sentinels: ChildProcess[] = [];
+  const nodes: Array<{ host: string; port: number }> = [];
+  for (let index = 0; index < 3; index += 1) {
+    const port = await freePort();
+    const config = join(dir, `sentinel-${index}.conf`);
+    writeFileSync(
+      config,
+      [
+        `port ${port}`,
+        'bind 127.0.0.1',
+        `dir ${dir}`,
+        `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${master.port} 2`,
+        `sentinel down-after-milliseconds ${SENTINEL_NAME} 1000`,
+        `sentinel failover-timeout ${SENTINEL_NAME} 5000`,
+        `sentinel parallel-syncs ${SENTINEL_NAME} 1`,
+        '',
+      ].join('\n'),
+    );
+    sentinels.push(spawn('redis-server', [config, '--sentinel'], { stdio: 'ignore' }));
+    nodes.push({ host: '127.0.0.1', port });
+  }
+  const ask = async (port: number) => {
+    const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0 });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const [, masterPort] = (await client.call('SENTINEL', 'get-master-addr-by-name', SENTINEL_NAME)) as [
+        string,
+        string,
+      ];
+      return Number(masterPort);
+    } finally {
+      client.disconnect();
+    }
+  };
+  const masterPort = () => ask(nodes[0]!.port);
+  // Ready once every sentinel names the master and the replica has synced.
+  for (const node of nodes)
+    await waitFor(`sentinel ${node.port}`, async () => ((await ask(node.port)) ? true : undefined));
+  for (const replica of replicas) {
+    const probe = new Redis({ port: replica.port, host: '127.0.0.1' });
+    probe.on('error', () => {});
+    await waitFor('the replica to sync', async () =>
+      /master_link_status:up/.test(await probe.info('replication')) ? true : undefined,
+    );
+    probe.disconnect();
+  }
+  return {
+    sentinels: nodes.map(({ host, port }) => `${host}:${port}`).join(','),
+    nodes,
+    masterPort,
+    async killMaster() {
+      const current = await masterPort();
+      const dying = servers.find((server) => server.port === current)!;
+      const started = Date.now();
+      process.kill(dying.pid, 'SIGKILL');
+      await waitFor(
+        'the sentinels to promote the replica',
+        async () => {
+          const now = await masterPort();
+          return now !== current ? now : undefined;
+        },
+        30_000,
+      );
+      return Date.now() - started;
+    },
+    async stop() {
+      for (const sentinel of sentinels) if (sentinel.exitCode === null) sentinel.kill('SIGKILL');
+      await Promise.all(servers.map((server) => server.stop().catch(() => {})));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
