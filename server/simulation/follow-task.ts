@@ -3,8 +3,12 @@
  * a client of the extension does once `tools/call` answered `resultType: "task"`: poll `tasks/get`
  * (at once after creating or answering the task, else after the poll interval), answer each new
  * key of `inputRequests` once with `tasks/update` (keys are unique over a task's life, so a key
- * answered is never asked again), and stop at a terminal status. A run that gives
- * up on the task (interrupted, out of time, or its answer policy failed) cancels it first: nobody
+ * answered is never asked again), and stop at a terminal status. `maxRounds` bounds a task as it
+ * bounds a synchronous flow: `tools/call` is the first round and each `tasks/update` another (polls
+ * are not rounds), so a task that keeps asking (an answer the server keeps refusing) ends the run
+ * `unfinished` once questions come back after the last round, answered by the policy as a
+ * synchronous flow's last questions are, and not sent. A run that gives up on the task
+ * (interrupted, out of time, out of rounds, or its answer policy failed) cancels it first: nobody
  * else holds the task id, and the task would otherwise wait for answers until its TTL.
  */
 import { isTerminalStatus, type InputRequest } from '../engine/index.js';
@@ -22,6 +26,8 @@ interface Following {
   rounds: Round[];
   /** How often each question was asked, by question key. */
   asked: Map<string, number>;
+  /** The round of the `tools/call` that created the task (1 unless a synchronous round came first). */
+  round: number;
 }
 
 class Interrupted extends Error {}
@@ -51,6 +57,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 export async function followTask(following: Following): Promise<Pick<RoundsRun, 'outcome' | 'ending'>> {
   const { send, policy, options, created, rounds, asked } = following;
+  const maxRounds = options.maxRounds ?? Infinity;
+  let round = following.round;
   const taskId = String(created.taskId);
   const { signal } = options;
   const deadline = options.taskTimeoutMs === undefined ? Infinity : Date.now() + options.taskTimeoutMs;
@@ -94,6 +102,11 @@ export async function followTask(following: Following): Promise<Pick<RoundsRun, 
         for (const [key] of fresh) answered.add(key);
         // The answers belong to the exchange that showed the questions.
         rounds[rounds.length - 1]!.answers = answers;
+        if (round >= maxRounds) {
+          await cancel(send, taskId, 'maxRounds', options);
+          return { outcome: 'unfinished' };
+        }
+        round += 1;
         const update = await race(send('tasks/update', { taskId, inputResponses: answers }));
         rounds.push({ ...update, waitingIn: [], answers: {} });
         if (!('result' in update.response)) return { outcome: 'error', ending: { error: update.response.error } };

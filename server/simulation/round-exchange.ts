@@ -41,8 +41,8 @@ export interface RoundsRun {
   rounds: Round[];
   /**
    * `complete`: the flow answered (a result, or a task that ended); `error`: a JSON-RPC error
-   * answered a request; `unfinished`: still asking after `maxRounds`, or a task still running after
-   * `taskTimeoutMs`; `interrupted`: the run's signal fired.
+   * answered a request; `unfinished`: still asking after `maxRounds` (a task too: its `tools/call`
+   * and `tasks/update`s are its rounds), or a task still running after `taskTimeoutMs`; `interrupted`: the run's signal fired.
    */
   outcome: 'complete' | 'error' | 'unfinished' | 'interrupted';
   /** Set when the outcome is `complete` or `error`. */

@@ -22,8 +22,9 @@ export interface RoundsObserver {
   taskPolled?(task: Record<string, unknown>): void;
   /**
    * The run gave up on the task and sent `tasks/cancel` (nobody else holds its id, so it would wait
-   * for answers until its TTL): `why` is `'interrupted'` (the signal fired), `'timeout'`, or what the
-   * answer policy or the sender threw; `response` is what `tasks/cancel` got.
+   * for answers until its TTL): `why` is `'interrupted'` (the signal fired), `'timeout'`,
+   * `'maxRounds'` (it kept asking), or what the answer policy or the sender threw; `response` is
+   * what `tasks/cancel` got.
    */
   taskCancelled?(taskId: string, why: unknown, response: Exchange['response']): void;
 }
@@ -33,7 +34,11 @@ export interface RunRoundsOptions {
   method: string;
   /** Its params (without `_meta`); every retry sends them again with the answers. */
   params: Record<string, unknown>;
-  /** Requests of the synchronous flow before the run counts as unfinished (default: no limit). */
+  /**
+   * Requests that carry the flow before the run counts as unfinished (default: no limit): each
+   * request of a synchronous flow, and for a task its `tools/call` and each `tasks/update` (not
+   * the polls). A task past it is cancelled.
+   */
   maxRounds?: number;
   waitingIn?: WaitingIn;
   /** How long to wait before polling a task again when nothing was answered (default: `taskPollMs`). */
@@ -75,7 +80,7 @@ export async function runRounds(send: Send, policy: AnswerPolicy, options: RunRo
     if (result.resultType === 'task' && typeof result.taskId === 'string') {
       rounds.push({ ...exchange, waitingIn: [], answers: {} });
       options.observer?.taskCreated?.(result);
-      const followed = await followTask({ send, policy, options, created: result, rounds, asked });
+      const followed = await followTask({ send, policy, options, created: result, rounds, asked, round });
       return { rounds, ...followed, taskId: result.taskId };
     }
     if (!asks(result)) {

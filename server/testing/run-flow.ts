@@ -46,7 +46,12 @@ export const cancel = () => ({ action: 'cancel' as const });
 export interface RunFlowOptions {
   /** Stand-ins for invoked actors, by name, over the tool's `exampleActors`. */
   actors?: Record<string, AnyActorLogic>;
-  /** Rounds before the run counts as a loop (default 20). */
+  /**
+   * Rounds before the run counts as a loop (default 20): requests of a synchronous flow, and for a
+   * task its `tools/call` and each `tasks/update` answering it (polls are not rounds). A task still
+   * asking after them is cancelled and the run is `unfinished`, with `refused` saying why when the
+   * server kept refusing an answer. A task also stops after 30 s of real time, `unfinished`.
+   */
   maxRounds?: number;
   signal?: AbortSignal;
 }

@@ -154,6 +154,44 @@ describe('runRounds', () => {
       expect(cancelled).to.deep.include({ outcome: 'complete', ending: { cancelled: true } });
     });
 
+    it('counts its tools/call and each tasks/update as rounds: past maxRounds, cancelled and unfinished', async () => {
+      // A task that keeps asking again (an answer the server refuses each time): a fresh key each time.
+      const again = (key: string) => ({ ...ASKING, inputRequests: { [key]: ASKING.inputRequests['approve.2'] } });
+      const { send, sent } = scripted({
+        'tools/call': [CREATED],
+        'tasks/get': ['approve', 'approve.2', 'approve.3', 'approve.4'].map(again),
+        'tasks/update': [{}],
+        'tasks/cancel': [{}],
+      });
+      const asked: unknown[] = [];
+      const cancelled: unknown[] = [];
+      const run = await runRounds(
+        send,
+        (key, _request, occurrence) => {
+          asked.push([key, occurrence]);
+          return { action: 'accept' };
+        },
+        { ...CALL, maxRounds: 3, observer: { taskCancelled: (taskId, why) => cancelled.push([taskId, why]) } },
+      );
+      expect(run.outcome).to.equal('unfinished');
+      expect(sent.map((s) => s.method)).to.deep.equal([
+        'tools/call',
+        'tasks/get',
+        'tasks/update',
+        'tasks/get',
+        'tasks/update',
+        'tasks/get',
+        'tasks/cancel',
+      ]);
+      // As a synchronous flow's last questions: answered by the policy, not sent.
+      expect(asked).to.deep.equal([
+        ['approve', 0],
+        ['approve', 1],
+        ['approve', 2],
+      ]);
+      expect(cancelled).to.deep.equal([['T1', 'maxRounds']]);
+    });
+
     it('cancels the task when interrupted, and says why', async () => {
       const { send, sent } = scripted({ 'tools/call': [CREATED], 'tasks/get': [WORKING], 'tasks/cancel': [{}] });
       const abort = new AbortController();

@@ -33,6 +33,24 @@ describe('runFlow', () => {
     expect(run.asked).to.have.length(4);
   });
 
+  it('stops a task that keeps asking after maxRounds, saying why the server refused the answer', async () => {
+    // The server refuses the over-long approver each time and asks again, inside the task.
+    const started = Date.now();
+    const run = await runFlow(
+      shipReleaseTool,
+      { service: 'billing', version: '3.0.0', bakeSeconds: 1 },
+      { approve: accept({ approve: true, approver: 'x'.repeat(200) }) },
+      { maxRounds: 4 },
+    );
+    expect(run.outcome).to.equal('unfinished');
+    expect(run.asked).to.deep.equal(['approve', 'approve', 'approve', 'approve']);
+    expect(run.refused?.key).to.equal('approve');
+    expect(run.refused?.reason).to.match(/approver must NOT have more than 100 characters/);
+    expect(run.rounds.filter((round) => round.request.method === 'tasks/update')).to.have.length(3);
+    // The build takes about 1.2 s; the loop itself costs nothing more.
+    expect(Date.now() - started).to.be.lessThan(10_000);
+  });
+
   it('runs a tool with a task to its end, answering inside the task with tasks/update', async function () {
     this.timeout(20_000);
     const run = await runFlow(
