@@ -12,6 +12,7 @@ export { applyStartOn, startingOn } from './versions/start-on.js';
 export {
   connectRedis,
   describeRedisTarget,
+  isRedisUnavailable,
   type RedisConnection,
   type RedisNode,
   type RedisTarget,

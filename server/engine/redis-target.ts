@@ -104,3 +104,17 @@ export function targetOf(options: { url?: string | undefined; redis?: RedisTarge
   if (target === undefined) throw new TypeError('Give the Redis to connect to: url or redis.');
   return target;
 }
+
+/** What Redis says while it is away or changing hands: a failover, a restart, a moved slot. */
+const UNAVAILABLE =
+  /Connection is closed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|READONLY|LOADING|CLUSTERDOWN|TRYAGAIN|MASTERDOWN|Command timed out|not ready within|Stream isn't writeable|All sentinels are unreachable|Failed to refresh slots cache/;
+
+/**
+ * Whether `error` says Redis is unavailable for now, rather than that something is wrong with
+ * what was asked: work that failed for it is retried (a task's step, by its job), not failed.
+ */
+export function isRedisUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'MaxRetriesPerRequestError' || error.name === 'ClusterAllFailedError') return true;
+  return UNAVAILABLE.test(error.message);
+}

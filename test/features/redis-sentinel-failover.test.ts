@@ -9,44 +9,18 @@
  * replica before its round runs (WAIT), so a claim acknowledged just before the master died is not
  * lost with it.
  */
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js';
-import { callTool } from '../helpers/mcp-http.js';
+import { generateKeyEntry } from '../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
 import { SENTINEL_NAME, startSentinelSet, type RunningSentinelSet } from '../helpers/redis-sentinel.js';
-import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
-import { TASK_CLIENT, taskRpc } from '../helpers/tasks.js';
+import { FleetWork, journaled, patiently } from '../helpers/redis-fleet-work.js';
+import { BatonFleet } from '../helpers/spawn-baton.js';
 
 const TASKS = 6;
 const FLOWS = 6;
-const approve = { approve: { action: 'accept', content: { approve: true, approver: 'failover' } } };
-const confirm = { confirm: { action: 'accept', content: { confirm: true } } };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Retries what a failover makes fail for a moment (a refused guard, a Redis error), as a client does. */
-async function patiently<T>(
-  what: string,
-  attempt: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-  final: (error: unknown) => boolean = () => false,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await attempt();
-      if (value !== undefined) return value;
-    } catch (error) {
-      if (final(error)) throw error;
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: gave up (${String(last)})`);
-    await sleep(200);
-  }
-}
 
 describe('a Redis Sentinel failover with tasks and single-use flows in flight', function () {
   this.timeout(240_000);
@@ -75,56 +49,14 @@ describe('a Redis Sentinel failover with tasks and single-use flows in flight', 
       BATON_TASK_LOCK_MS: '2000',
       BATON_TASK_POLL_MS: '200',
     };
-    const a = await fleet.start({ keys, env });
-    const b = await fleet.start({ keys, env });
-    const instances: BatonInstance[] = [a, b];
-    const on = (index: number) => instances[index % 2]!;
-
-    // Tasks: started and approved across both instances; they then bake on a durable timer.
-    const taskIds: string[] = [];
-    for (let i = 0; i < TASKS; i += 1) {
-      const created = await callTool(
-        on(i).url,
-        'ship-release',
-        { service: `svc-${i}`, version: '1', bakeSeconds: 2 },
-        {},
-        { capabilities: TASK_CLIENT },
-      );
-      taskIds.push(created.body.result.taskId);
-    }
-    for (const [i, taskId] of taskIds.entries()) {
-      await patiently(`approve ${taskId}`, async () => {
-        const task = (await taskRpc(on(i + 1).url, 'tasks/get', { taskId })).body?.result;
-        if (task?.status !== 'input_required') return undefined;
-        const answered = await taskRpc(on(i + 1).url, 'tasks/update', { taskId, inputResponses: approve });
-        return answered.status === 200 && !answered.body.error ? true : undefined;
-      });
-    }
-
-    // Single-use flows: each paused at its confirmation.
-    const confirms: Array<{ args: Record<string, unknown>; requestState: string }> = [];
-    for (let i = 0; i < FLOWS; i += 1) {
-      const args = { service: `flow-${i}`, version: '1.0.0' };
-      const first = (await callTool(on(i).url, 'release', args)).body.result;
-      const next = (
-        await callTool(on(i + 1).url, 'release', args, {
-          requestState: first.requestState,
-          inputResponses: { window: { action: 'accept', content: { window: 'now' } } },
-        })
-      ).body.result;
-      confirms.push({ args, requestState: next.requestState });
-    }
-    const present = async (index: number, flow: (typeof confirms)[number]) => {
-      const answer = await callTool(on(index).url, 'release', flow.args, {
-        requestState: flow.requestState,
-        inputResponses: confirm,
-      });
-      if (answer.status === 200 && answer.body.result) return answer.body.result;
-      throw new Error(`HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
-    };
+    const work = new FleetWork([await fleet.start({ keys, env }), await fleet.start({ keys, env })]);
+    const taskIds = await work.approvedTasks(TASKS);
+    const confirms = await work.pausedConfirmations(FLOWS);
+    const present = (index: number, flow: (typeof confirms)[number]) => work.present(index, flow);
 
     // Half the confirmations run, and the master dies while the rest are presented.
     for (const [i, flow] of confirms.slice(0, FLOWS / 2).entries()) await present(i, flow);
+    const killedAt = Date.now();
     const failover = set!.killMaster();
     const during = await Promise.allSettled(confirms.slice(FLOWS / 2).map((flow, i) => present(i, flow)));
     const failoverMs = await failover;
@@ -132,7 +64,6 @@ describe('a Redis Sentinel failover with tasks and single-use flows in flight', 
     // After the promotion: every confirmation presented again, to both instances, until each answers.
     // A confirmation presented while the master died may have run with its outcome lost; it then
     // counts as used (fail closed: refused, never run again). Those are counted, not retried.
-    const killedAt = Date.now();
     const results: Array<{ first: any; replay: any } | 'used'> = [];
     const used = (error: unknown) => String(error).includes('request_state_used');
     for (const [i, flow] of confirms.entries()) {
@@ -146,28 +77,11 @@ describe('a Redis Sentinel failover with tasks and single-use flows in flight', 
       }
     }
     // Every task completes, read from either instance.
-    const finished = [];
-    let firstStepAfterMs: number | undefined;
-    for (const [i, taskId] of taskIds.entries()) {
-      finished.push(
-        await patiently(`task ${taskId}`, async () => {
-          const task = (await taskRpc(on(i).url, 'tasks/get', { taskId })).body?.result;
-          if (!task || !isTerminalStatus(task.status)) return undefined;
-          firstStepAfterMs ??= Date.now() - killedAt;
-          return task;
-        }),
-      );
-    }
-
-    const lines = existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').filter(Boolean) : [];
-    const count = new Map<string, number>();
-    for (const line of lines) {
-      const id = line.startsWith('promote ') ? line.split(' ')[1]! : line.split(' ')[0]!;
-      count.set(id, (count.get(id) ?? 0) + 1);
-    }
-    const deployments = [...count.keys()].filter((id) => id.startsWith('flow-'));
-    const promotions = [...count.keys()].filter((id) => !id.startsWith('flow-'));
-    const twice = [...count.values()].filter((n) => n > 1).length;
+    const finished = await work.ended(taskIds);
+    // The first task step completed after the master died: the earliest task that ended after it.
+    const endedAfter = finished.map((task) => Date.parse(task.lastUpdatedAt)).filter((at) => at > killedAt);
+    const firstStepAfterMs = endedAfter.length > 0 ? Math.min(...endedAfter) - killedAt : undefined;
+    const { deployments, promotions, twice } = journaled(journal);
     const completed = finished.filter((task) => task.status === 'completed').length;
     const refusedAsUsed = results.filter((result) => result === 'used').length;
     const replayedDifferently = results.filter(
@@ -177,10 +91,10 @@ describe('a Redis Sentinel failover with tasks and single-use flows in flight', 
     ).length;
     console.log(
       `      failover: master SIGKILLed, a replica promoted in ${failoverMs} ms; ${completed} of ${TASKS} tasks completed ` +
-        `(the first seen ended ${firstStepAfterMs} ms after the promotion); ${promotions.length} promotions and ` +
+        `(the first to end after the master died, ${firstStepAfterMs} ms after its death); ${promotions.length} promotions and ` +
         `${deployments.length} deployments journaled, ${twice} of them twice; of ${FLOWS} confirmations ` +
         `(${FLOWS / 2} presented while the master died, ${during.filter((r) => r.status === 'fulfilled').length} answered then), ` +
-        `${refusedAsUsed} refused as used (outcome lost with the master, not run again); ` +
+        `${refusedAsUsed} refused as used (claimed as the master died, never run: fail closed); ` +
         `single-use replays accepted: ${replayedDifferently + twice}`,
     );
     expect(completed, 'tasks completed').to.equal(TASKS);

@@ -67,6 +67,9 @@ export class BullMqTaskQueue implements TaskQueue {
       {
         jobId: `${taskId}.${options.jobKey}`,
         delay,
+        // A step the store interrupted (a Redis failover) runs again: 0.5 s, 1 s, 2 s, … about 8 min in all.
+        attempts: 10,
+        backoff: { type: 'exponential', delay: 500 },
         removeOnComplete: true,
         removeOnFail: 1000,
       },

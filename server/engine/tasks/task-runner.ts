@@ -30,6 +30,7 @@ import {
 import { answersOf, wireQuestions } from './task-questions.js';
 import { lastInstance, withHistory, type StepEnd } from './task-history.js';
 import { activeStates } from '../active-states.js';
+import { isRedisUnavailable } from '../redis-target.js';
 import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
 import { holdsClaim, isFree, newClaim, releasedClaim, type StepRun } from './task-claims.js';
@@ -154,7 +155,13 @@ export class TaskRunner {
         this.#logger.warn('task_too_large', { taskId, message: error.message });
         return void (await fail(failedOutcome(error, this.#o.toWireError)).catch(() => {}));
       }
-      // A bug or a store outage: fail the task visibly rather than leave it working for ever.
+      if (isRedisUnavailable(error)) {
+        // The store is away for now (a failover, a restart): the job runs again from the last
+        // persisted snapshot once it is back (the queue retries it); failing the task would lose it.
+        this.#logger.warn('task_step_interrupted', { taskId, error: String((error as Error)?.message ?? error) });
+        throw error;
+      }
+      // A bug: fail the task visibly rather than leave it working for ever.
       this.#logger.error('task_step_failed', { taskId, error: String((error as Error)?.stack ?? error) });
       await fail(this.#failed('internal', 'Internal error')).catch(() => {});
       throw error;

@@ -1,0 +1,35 @@
+/** The Redis connection factory's pure parts: prefixes in a cluster, naming, and what counts as "away for now". */
+import { expect } from 'chai';
+import { clusterPrefix, describeRedisTarget, isRedisUnavailable } from '../../../server/engine/redis-target.js';
+
+const cluster = { cluster: [{ host: '127.0.0.1', port: 7000 }] };
+
+describe('Redis targets', () => {
+  it('hash-tags a prefix in a cluster only, so keys already in one Redis stay where they are', () => {
+    expect(clusterPrefix('redis://r:6379', 'baton:task:')).to.equal('baton:task:');
+    expect(clusterPrefix(cluster, 'baton:task:')).to.equal('baton:{task}:');
+    expect(clusterPrefix(cluster, 'baton:state:')).to.equal('baton:{state}:');
+    expect(clusterPrefix(cluster, 'app:{mine}:')).to.equal('app:{mine}:');
+  });
+
+  it('names a target without its credentials', () => {
+    expect(describeRedisTarget('redis://user:secret@r.example:6380/0')).to.equal('redis://r.example:6380');
+    expect(describeRedisTarget({ sentinels: [{ host: 's', port: 26379 }], name: 'baton', password: 'x' })).to.equal(
+      'sentinel master "baton" via s:26379',
+    );
+    expect(describeRedisTarget(cluster)).to.equal('cluster 127.0.0.1:7000');
+  });
+
+  it('tells an outage (retried) from a mistake (failed)', () => {
+    const named = (name: string, message: string) => Object.assign(new Error(message), { name });
+    expect(
+      isRedisUnavailable(named('MaxRetriesPerRequestError', 'Reached the max retries per request limit')),
+    ).to.equal(true);
+    expect(isRedisUnavailable(new Error("READONLY You can't write against a read only replica."))).to.equal(true);
+    expect(isRedisUnavailable(new Error('connect ECONNREFUSED 127.0.0.1:6379'))).to.equal(true);
+    expect(isRedisUnavailable(new Error('CLUSTERDOWN The cluster is down'))).to.equal(true);
+    expect(isRedisUnavailable(new Error('ERR wrong number of arguments for command'))).to.equal(false);
+    expect(isRedisUnavailable(new TypeError("Cannot read properties of undefined (reading 'x')"))).to.equal(false);
+    expect(isRedisUnavailable('READONLY')).to.equal(false);
+  });
+});
