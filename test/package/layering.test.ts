@@ -117,6 +117,28 @@ describe('layering of the source tree', () => {
     expect(graphOf('server/serve.ts').files).to.include('server/settings/environment-config.ts');
   });
 
+  it("loads Stately's parser only in baton dev's editor: one module names it, and no serving path reaches it", () => {
+    // The parser (a bundle with its own XState v4 in a package, tools/statechart-parser in a clone)
+    // is for drawing a tool, never for serving one.
+    const naming = sourcesUnder(join(REPO, 'server'))
+      .filter((file) =>
+        /['"](baton-statechart-parser|\.\/statechart-parser\/index\.cjs)['"]/.test(readFileSync(file, 'utf8')),
+      )
+      .map((file) => relative(REPO, file));
+    expect(naming).to.deep.equal(['server/cli/editor/statechart-source.ts']);
+    const editor = (entry: string) => graphOf(entry).files.filter((file) => file.startsWith('server/cli/editor/'));
+    for (const entry of [
+      'server/index.ts',
+      'server/serve.ts',
+      'server/cli/serve-command.ts',
+      'server/cli/stdio-command.ts',
+      'server/cli/docs-command.ts',
+    ]) {
+      expect(editor(entry), entry).to.deep.equal([]);
+    }
+    expect(editor('server/cli/dev-command.ts')).to.include('server/cli/editor/statechart-source.ts');
+  });
+
   it('assembles the service in one place: only createMcpService builds a dispatcher or a task runtime', () => {
     // A FlowEngine or ToolRegistry of its own is fine (a replay's fork engine, the editor's checks).
     const assembling = /\b(createMcpDispatcher|startTaskRuntime)\(/;

@@ -4,7 +4,7 @@
  * `tsc --strict`, served with `baton-mcp/server`, and one flow completed with the official client.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { expect } from 'chai';
@@ -84,6 +84,38 @@ describe('the packed package (npm pack, installed into a fresh project)', functi
   it('loads no Redis, BullMQ, Koa, ajv or crypto when a tool imports baton-mcp', () => {
     const entry = join(project, 'node_modules', 'baton-mcp', 'dist', 'server', 'engine', 'authoring', 'index.js');
     expect([...bareImports(entry)]).to.deep.equal(['xstate']);
+  });
+
+  it("ships Stately's parser for baton dev's editor as one file, and no XState v4 a project could resolve", () => {
+    const pkg = join(project, 'node_modules', 'baton-mcp');
+    const bundle = join(pkg, 'dist', 'server', 'cli', 'editor', 'statechart-parser', 'index.cjs');
+    expect(existsSync(bundle)).to.equal(true);
+    expect(readFileSync(join(dirname(bundle), 'LICENSES.txt'), 'utf8')).to.include('@xstate/machine-extractor@0.16.0');
+    // It reads (and rewrites) a machine in the installed project, needing nothing installed beside it.
+    const read = execFileSync(
+      process.execPath,
+      [
+        '-e',
+        `const p = require(${JSON.stringify(bundle)});
+         const [m] = p.extractMachinesFromFile("createMachine({ id: 'a', initial: 'x', states: { x: { on: { go: 'y' } }, y: { type: 'final' } } })").machines;
+         console.log(m.getAllStateNodes().map((s) => s.path.join('.') || '(root)').join(' '));
+         console.log(m.modify([{ type: 'add_state', path: [], name: 'z' }], { v5: true }).configEdit.newText.includes('z: {}'));`,
+      ],
+      { cwd: project, encoding: 'utf8' },
+    );
+    expect(read.trim().split('\n')).to.deep.equal(['(root) x y', 'true']);
+    // Nothing of the parser is installed as a package: every xstate the project can resolve is v5.
+    const manifest = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8'));
+    expect(manifest.bundleDependencies ?? manifest.bundledDependencies).to.equal(undefined);
+    expect(Object.keys(manifest.dependencies)).to.not.include('baton-statechart-parser');
+    const xstates = execFileSync('find', [join(project, 'node_modules'), '-path', '*/xstate/package.json'], {
+      encoding: 'utf8',
+    })
+      .trim()
+      .split('\n')
+      .map((file) => JSON.parse(readFileSync(file, 'utf8')).version as string);
+    expect(xstates.length).to.be.greaterThan(0);
+    expect(xstates.filter((version) => !version.startsWith('5.'))).to.deep.equal([]);
   });
 
   it('compiles a tool written against baton-mcp, and its server, with tsc --strict', () => {

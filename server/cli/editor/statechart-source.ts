@@ -5,7 +5,10 @@
  * not touch keeps its formatting and comments. A JSON machine file is read as the Stately editor
  * imports it, as the argument of a `createMachine(…)` call.
  *
- * The parser is a development dependency: it is loaded on the first edit, never at start-up.
+ * The parser is loaded on the first edit, never at start-up, and only by `baton dev`'s editor. An
+ * installed package has it as one bundled file beside this module (`statechart-parser/index.cjs`,
+ * made by scripts/build/statechart-parser.ts, its XState v4 inside it); a clone of the repository
+ * has it as the local package tools/statechart-parser.
  */
 import { createRequire } from 'node:module';
 import { ConfigurationError } from '../../engine/index.js';
@@ -42,17 +45,26 @@ interface Parser {
   getMachineNodesFromFile(text: string): { machineNodes: any[]; file: any };
 }
 
+/** Where the parser is looked for, first found wins: the packed bundle, then the clone's package. */
+export const PARSER_MODULES = ['./statechart-parser/index.cjs', 'baton-statechart-parser'] as const;
+
 let parser: Parser | undefined;
 function loadParser(): Parser {
   if (parser) return parser;
-  try {
-    parser = createRequire(import.meta.url)('baton-statechart-parser') as Parser;
-  } catch {
-    throw new ConfigurationError(
-      "The diagram editor reads machines with Stately's parser (baton-statechart-parser, @xstate/machine-extractor), which is not installed here.",
-    );
+  const require = createRequire(import.meta.url);
+  for (const specifier of PARSER_MODULES) {
+    try {
+      parser = require(specifier) as Parser;
+      return parser;
+    } catch (error) {
+      // Only "not here" moves on: a parser that is here but fails to load is reported as it is.
+      const missing = (error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND';
+      if (!missing || !String((error as Error).message).includes(specifier.replace(/^\.\//, ''))) throw error;
+    }
   }
-  return parser;
+  throw new ConfigurationError(
+    "The diagram editor reads machines with Stately's parser (@xstate/machine-extractor), which is missing: an installed baton-mcp ships it in dist/server/cli/editor/statechart-parser/ (reinstall the package), a clone has it in tools/statechart-parser (run npm install).",
+  );
 }
 
 /** Where a JSON file's text starts inside the `createMachine(…)` call the parser reads. */
