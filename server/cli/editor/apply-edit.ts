@@ -147,6 +147,31 @@ function structuralEdits(outline: MachineOutline, edit: EditorEdit): unknown[] {
       }
       return edits;
     }
+    case 'add-invoke': {
+      stateOf(outline, edit.parent, 'parent');
+      freeName(outline, edit.parent, edit.name);
+      const path = [...edit.parent, edit.name];
+      const edits: unknown[] = [
+        { type: 'add_state', path: edit.parent, name: edit.name },
+        { type: 'add_invoke', path, invokeIndex: 0, source: edit.src },
+      ];
+      for (const [outcome, property] of [
+        ['done', 'onDone'],
+        ['error', 'onError'],
+      ] as const) {
+        const to = edit.targets[outcome];
+        if (!to) continue;
+        if (dotted(to) !== dotted(path)) stateOf(outline, to, `targets.${outcome}`);
+        edits.push({
+          type: 'add_transition',
+          sourcePath: path,
+          targetPath: to,
+          transitionPath: ['invoke', 0, property, 0],
+          external: false,
+        });
+      }
+      return edits;
+    }
   }
 }
 

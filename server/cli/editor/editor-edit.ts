@@ -59,7 +59,18 @@ export type EditorEdit =
       question: QuestionDraft;
       /** Where each answer goes; an outcome left out gets no transition. */
       targets: Partial<Record<AnswerOutcome, StatePath>>;
+    }
+  | {
+      /** A state that invokes one of the machine's actors, by name: `invoke: { src, onDone, onError }`. */
+      op: 'add-invoke';
+      parent: StatePath;
+      name: string;
+      src: string;
+      /** Where the state goes when the actor finishes (`done`) or fails (`error`); left out, none. */
+      targets: Partial<Record<InvokeOutcome, StatePath>>;
     };
+
+export type InvokeOutcome = 'done' | 'error';
 
 /** A request the model refuses: said to the page as it is. */
 export class EditRefused extends Error {
@@ -122,6 +133,7 @@ function transitionPath(value: unknown, what: string): TransitionPath {
 }
 
 const OUTCOMES: readonly AnswerOutcome[] = ['accept', 'decline', 'cancel'];
+const INVOKE_OUTCOMES: readonly InvokeOutcome[] = ['done', 'error'];
 
 function trigger(value: unknown): Trigger {
   const raw = object(value, 'trigger', ['type', 'event', 'key', 'outcome', 'delay']);
@@ -263,9 +275,23 @@ export function readEdit(value: unknown): EditorEdit {
         ),
       };
     }
+    case 'add-invoke': {
+      const raw = object(value, 'add-invoke', ['op', 'parent', 'name', 'src', 'targets']);
+      const targets = object(raw.targets ?? {}, 'targets', INVOKE_OUTCOMES);
+      return {
+        op,
+        parent: statePath(raw.parent ?? [], 'parent'),
+        name: name(raw.name, 'name'),
+        // A name the machine's setup gives an actor: whether it does is the start-up check's to say.
+        src: name(raw.src, 'src'),
+        targets: Object.fromEntries(
+          Object.entries(targets).map(([outcome, path]) => [outcome, statePath(path, `targets.${outcome}`, false)]),
+        ),
+      };
+    }
     default:
       throw new EditRefused(
-        'op must be add-state, rename-state, delete-state, set-final, set-initial, add-transition, retarget-transition, delete-transition or add-question.',
+        'op must be add-state, rename-state, delete-state, set-final, set-initial, add-transition, retarget-transition, delete-transition, add-question or add-invoke.',
       );
   }
 }

@@ -16,6 +16,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import type { AnyStateMachine } from 'xstate';
 import {
   ConfigurationError,
   eachStateNode,
@@ -55,6 +56,8 @@ export interface EditorState {
   /** sha256 of the file's bytes: what an edit must name. */
   hash: string;
   outline: MachineOutline;
+  /** The actors the served machine's setup implements, by name: what an invoked step can name. */
+  actors: string[];
   /** How many edits of this file can be undone. */
   undo: number;
 }
@@ -141,6 +144,7 @@ export class ToolEditor {
       kind: source.kind,
       hash: contentHash(text),
       outline: machineOutline(machine, tool.machine.id),
+      actors: Object.keys((tool.machine as AnyStateMachine).implementations.actors ?? {}).sort(),
       undo: this.#done.filter((done) => done.file === source.file).length,
     };
   }

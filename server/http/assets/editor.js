@@ -10,7 +10,7 @@
 /**
  * @typedef {{ id: string, path: string[], type: string, initial?: string, question?: string, invokes: number }} OutlineState
  * @typedef {{ from: string[], path: Array<string | number>, trigger: string, targets: string[], guard?: string }} OutlineTransition
- * @typedef {{ tool: string, file: string, kind: string, hash: string, undo: number, token: string,
+ * @typedef {{ tool: string, file: string, kind: string, hash: string, undo: number, token: string, actors: string[],
  *   outline: { states: OutlineState[], transitions: OutlineTransition[] } }} EditorState
  */
 
@@ -261,6 +261,19 @@
     kind.addEventListener('change', showKind);
     showKind();
 
+    // The actors the setup implements, offered by name; a name it lacks is the start-up check's to refuse.
+    const actorList = el(
+      'datalist',
+      { id: 'editor-actors' },
+      (state.actors ?? []).map((name) => el('option', { value: name })),
+    );
+    const actorInput = el('input', {
+      name: 'src',
+      list: 'editor-actors',
+      autocomplete: 'off',
+      placeholder: state.actors?.[0] ? `e.g. ${state.actors[0]}` : 'an actor of the setup',
+    });
+
     panel?.replaceChildren(
       el('p', { class: 'editor-file' }, ['Source: ', el('code', {}, [state.file]), ' ', undo]),
       status,
@@ -345,6 +358,26 @@
             targets,
           };
         },
+      ),
+      formBlock(
+        'Add an invoked step',
+        [
+          field('In', stateSelect('parent', true)),
+          field('State name', input('name', 'e.g. lookUp')),
+          field('Actor', actorInput),
+          actorList,
+          field('On done go to', stateSelect('done', false, true)),
+          field('On error go to', stateSelect('error', false, true)),
+        ],
+        (form) => ({
+          op: 'add-invoke',
+          parent: pathOf(value(form, 'parent')),
+          name: value(form, 'name'),
+          src: value(form, 'src'),
+          targets: Object.fromEntries(
+            ['done', 'error'].filter((o) => value(form, o)).map((o) => [o, pathOf(value(form, o))]),
+          ),
+        }),
       ),
     );
     panel?.setAttribute('data-phase', 'ready');

@@ -108,12 +108,57 @@ describe('applyEdit (editor edits through the parser)', () => {
     expect(next).to.include('    "thanked": { "type": "final", "output": { "outcome": "thanked" } },');
   });
 
+  it('adds an invoked step: a state invoking an actor by name, with its onDone and onError', () => {
+    const next = edit(release, 'ts', 'release', {
+      op: 'add-invoke',
+      parent: [],
+      name: 'notifying',
+      src: 'deploy',
+      targets: { done: ['released'], error: ['failed'] },
+    });
+    const after = outline(next, 'ts', 'release');
+    expect(after.states.find((s) => s.id === 'notifying')).to.include({ type: 'atomic', invokes: 1 });
+    const from = after.transitions.filter((t) => t.from.join('.') === 'notifying');
+    expect(from.map((t) => [t.trigger, t.targets])).to.deep.equal([
+      ['invoke onDone', ['released']],
+      ['invoke onError', ['failed']],
+    ]);
+    expect(next).to.include("notifying: {\n      invoke: {\n        src: 'deploy',\n        onDone: 'released',");
+    expect(release.split('\n').filter((line) => !next.includes(line))).to.deep.equal([]);
+    // Without targets it is the invoke alone, and a transition added later lands in it.
+    const bare = edit(release, 'ts', 'release', { op: 'add-invoke', parent: [], name: 'waiting', src: 'deploy' });
+    expect(bare).to.match(/waiting: \{\n\s+invoke: \{\n\s+src: 'deploy'\n\s+\}\n\s+\}/);
+    const linked = edit(bare, 'ts', 'release', {
+      op: 'add-transition',
+      from: ['waiting'],
+      trigger: { type: 'error' },
+      to: ['failed'],
+    });
+    expect(outline(linked, 'ts', 'release').transitions.find((t) => t.from[0] === 'waiting')).to.deep.include({
+      path: ['invoke', 0, 'onError', 0],
+      targets: ['failed'],
+    });
+  });
+
+  it('adds an invoked step to a JSON machine file, which stays JSON', () => {
+    const next = edit(feedback, 'json', 'collectFeedback', {
+      op: 'add-invoke',
+      parent: [],
+      name: 'filing',
+      src: 'fileFeedback',
+      targets: { done: ['thanked'] },
+    });
+    expect(JSON.parse(next).states.filing).to.deep.equal({ invoke: { src: 'fileFeedback', onDone: 'thanked' } });
+  });
+
   it('refuses edits naming what the machine does not have', () => {
     const refused = (body: unknown) => expect(() => edit(release, 'ts', 'release', body)).to.throw(EditRefused);
     refused({ op: 'rename-state', path: ['nowhere'], name: 'x' });
     refused({ op: 'add-state', parent: [], name: 'confirm' });
     refused({ op: 'delete-transition', from: ['confirm'], transition: ['on', 'answer.confirm.accept', 7] });
     refused({ op: 'add-transition', from: ['confirm'], trigger: { type: 'error' }, to: ['failed'] });
+    refused({ op: 'add-invoke', parent: [], name: 'deploying', src: 'deploy' });
+    refused({ op: 'add-invoke', parent: [], name: 'x', src: 'deploy', targets: { done: ['nowhere'] } });
   });
 
   it('refuses a body with fields it does not know, or names that are not names', () => {
@@ -123,5 +168,13 @@ describe('applyEdit (editor edits through the parser)', () => {
     );
     expect(() => readEdit({ op: 'add-state', parent: [], name: "x'); process.exit(); ('" })).to.throw(EditRefused);
     expect(() => readEdit({ op: 'rename-state', path: ['../../etc'], name: 'x' })).to.throw(EditRefused);
+    // An actor is named, never written: no code, and only the outcomes an invoke has.
+    expect(() => readEdit({ op: 'add-invoke', parent: [], name: 'x', src: 'fromPromise(() => 1)' })).to.throw(
+      EditRefused,
+    );
+    expect(() => readEdit({ op: 'add-invoke', parent: [], name: 'x', src: 'a', targets: { accept: ['y'] } })).to.throw(
+      EditRefused,
+      /accept/,
+    );
   });
 });

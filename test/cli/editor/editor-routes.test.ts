@@ -119,6 +119,21 @@ describe('the diagram editor under baton dev', function () {
     expect(readFileSync(file).equals(before)).to.equal(true);
   });
 
+  it('refuses an invoked step naming an actor the setup lacks, with the start-up check saying so', async () => {
+    const before = readFileSync(file);
+    const { hash, actors } = await state();
+    // The scaffold's setup implements no actor: the page offers none, and a name it makes up fails.
+    expect(actors).to.deep.equal([]);
+    const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+      hash,
+      edit: { op: 'add-invoke', parent: [], name: 'lookUp', src: 'lookUpName', targets: { done: ['done'] } },
+    });
+    expect(answer.status).to.equal(422);
+    expect(answer.body.error.reason).to.equal('checks');
+    expect(answer.body.error.message).to.match(/lookUpName/);
+    expect(readFileSync(file).equals(before)).to.equal(true);
+  });
+
   it('refuses a stale hash: the page reloads instead of overwriting', async () => {
     const before = readFileSync(file);
     const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
