@@ -8,8 +8,9 @@
  *   and exactly its states.
  * - A page edits the text it saw: the edit names the file's content hash, and a file changed on
  *   disk since is refused as stale (the page reloads it instead of overwriting).
- * - A candidate that does not load or fails the start-up checks (the tool registry's) is refused
- *   with the check's own message, and the file is left byte for byte as it was.
+ * - A candidate that does not load or fails the start-up checks (the tool registry's, and the
+ *   docs' check that an example runs no effect for real: the editor lives on the docs page) is
+ *   refused with the check's own message, and the file is left byte for byte as it was.
  * - The previous text of the last edits is kept in memory, so they can be undone (again only
  *   while the file is as the edit left it).
  */
@@ -18,8 +19,10 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import type { AnyStateMachine } from 'xstate';
 import {
+  checkToolEffects,
   ConfigurationError,
   eachStateNode,
+  silentLogger,
   ToolRegistry,
   type LiveToolRegistry,
   type ToolDefinition,
@@ -228,6 +231,10 @@ export class ToolEditor {
     try {
       ({ tools } = await loadTools(this.#options.modulePath, this.#options.examples, { file, candidate }));
       new ToolRegistry(tools);
+      // The page the editor lives on runs the tool's example: an edit that makes it run an effect
+      // for real (an invoked actor with no stand-in) would leave the author a page that cannot be
+      // generated, editor and all. `baton dev` refuses the same at start-up.
+      checkToolEffects(tools, { docs: true, logger: silentLogger });
     } catch (error) {
       const message =
         error instanceof ConfigurationError ? error.message : ((error as Error)?.message ?? String(error));

@@ -6,7 +6,7 @@
  * are refused with the file left byte for byte as it was; undo puts the text back. `baton serve`
  * (createServer) has no such route.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { createServer } from '../../../server/index.js';
@@ -154,6 +154,36 @@ describe('the diagram editor under baton dev', function () {
     expect(answer.body.undo).to.equal(0);
     // The candidates checked beside the file never reached the dev loop's watcher.
     expect(project.stderr()).to.include('"event":"reloaded"').and.not.include('baton-edit-');
+  });
+
+  it('refuses an invoked step whose actor the page would run for real, saying how to stand it in', async () => {
+    // The author writes an actor into the setup, as code; the page then offers it.
+    const withActor = project.original
+      .replace("import { assign } from 'xstate';", "import { assign, fromPromise } from 'xstate';")
+      .replace('  questions: {\n', "  actors: { lookUpName: fromPromise(async () => 'Ada') },\n  questions: {\n");
+    expect(withActor).to.include('lookUpName');
+    writeFileSync(file, withActor);
+    try {
+      const deadline = Date.now() + 30_000;
+      let got = await state();
+      while (!got.actors?.includes('lookUpName') && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        got = await state();
+      }
+      expect(got.actors).to.deep.equal(['lookUpName']);
+      const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+        hash: got.hash,
+        edit: { op: 'add-invoke', parent: [], name: 'lookUp', src: 'lookUpName', targets: { done: ['done'] } },
+      });
+      expect(answer.status).to.equal(422);
+      expect(answer.body.error.reason).to.equal('checks');
+      expect(answer.body.error.message)
+        .to.match(/lookUpName/)
+        .and.match(/safeActors/);
+      expect(readFileSync(file, 'utf8')).to.equal(withActor);
+    } finally {
+      writeFileSync(file, project.original);
+    }
   });
 
   describe('red team: nothing is written', () => {
