@@ -7,7 +7,7 @@
  * stdio) and `npx baton call`, each on the project's tool and not on Baton's examples; and a task
  * tool of the author's whose effect is keyed with `idempotencyKey()`, served by `npx baton serve`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -17,7 +17,8 @@ import { freePort } from '../helpers/spawn-baton.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { resultOf, TASK_CLIENT, waitForTask } from '../helpers/tasks.js';
-import { npm, packedInstall, type PackedInstall } from './packed-install.js';
+import { npm, packedInstall, packedProject, type PackedInstall } from './packed-install.js';
+import { listening, startNpm, startScript, stopGroup } from './npm-process.js';
 
 function modernClient(answer: string): { client: Client; asked: string[] } {
   const client = new Client(
@@ -64,42 +65,6 @@ export const tools = [
 ];
 `;
 
-/** `npm <args>` in its own process group, so stopping it stops npm, sh and node alike. */
-function startNpm(cwd: string, args: string[], port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn('npm', args, {
-    cwd,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk));
-  return { child, output: () => output };
-}
-
-/** `npm run <script>` in its own process group. */
-function startScript(cwd: string, script: string, port: number): { child: ChildProcess; output: () => string } {
-  return startNpm(cwd, ['run', script, '--silent'], port);
-}
-
-async function stopGroup(child: ChildProcess | undefined): Promise<void> {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await exited;
-}
-
-async function listening(started: ReturnType<typeof startScript>, what: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!started.output().includes('"listening"')) {
-    if (started.child.exitCode !== null)
-      throw new Error(`${what} exited ${started.child.exitCode}:\n${started.output()}`);
-    if (Date.now() > deadline) throw new Error(`${what} did not listen:\n${started.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('a project made with baton new --project from the packed package', function () {
   this.timeout(600_000);
   let packed: PackedInstall;
@@ -109,10 +74,7 @@ describe('a project made with baton new --project from the packed package', func
 
   before(async function () {
     packed = await packedInstall();
-    project = join(packed.work, 'my-tools');
-    // The author's first command, with the baton the tarball installed.
-    await npm(['exec', '--no', '--', 'baton', 'new', '--project', project], packed.userProject);
-    await npm(['install', '--silent', '--prefer-offline'], project);
+    project = await packedProject('my-tools');
   });
 
   afterEach(async () => {

@@ -56,3 +56,25 @@ export function packedInstall(): Promise<PackedInstall> {
   })();
   return made;
 }
+
+const projects = new Map<string, Promise<string>>();
+
+/**
+ * A project as an author's first command makes it, once per name and test run: the installed
+ * tarball's `baton new --project <work>/<name>`, then `npm install` in it (the tarball, the rest
+ * from the npm cache). Suites that change a project's files take a name of their own.
+ */
+export function packedProject(name: string): Promise<string> {
+  let made = projects.get(name);
+  if (!made) {
+    made = (async () => {
+      const { work, userProject } = await packedInstall();
+      const project = join(work, name);
+      await npm(['exec', '--no', '--', 'baton', 'new', '--project', project], userProject);
+      await npm(['install', '--silent', '--prefer-offline'], project);
+      return project;
+    })();
+    projects.set(name, made);
+  }
+  return made;
+}
