@@ -32,6 +32,7 @@ const SLOW = [
   'test/features/docs-browser.test.ts',
   'test/features/docs-effects.test.ts',
   'test/features/docs-ext-tasks-example.test.ts',
+  'test/features/draw-a-tool-browser.test.ts',
   'test/features/fleet-sessions.test.ts',
   'test/features/fleet.test.ts',
   'test/features/missing-binaries.test.ts',
