@@ -39,6 +39,7 @@ const SLOW = [
   'test/features/multi-instance.test.ts',
   'test/features/official-client-stdio.test.ts',
   'test/features/readme-start.test.ts',
+  'test/features/redis-cluster.test.ts',
   'test/features/redis-sentinel-failover.test.ts',
   'test/features/rolling-deploy.test.ts',
   'test/features/single-use-guard-hardening.test.ts',
