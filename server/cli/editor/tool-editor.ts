@@ -31,6 +31,7 @@ import type { ExampleToolOptions } from '../../../machines/index.js';
 import { applyEdit } from './apply-edit.js';
 import { EditRefused, type EditorEdit } from './editor-edit.js';
 import { loadTools } from './edit-check.js';
+import { typeErrors } from './type-check.js';
 import { machineOutline, type MachineOutline } from './machine-outline.js';
 import { findMachine, type SourceKind } from './statechart-source.js';
 
@@ -242,6 +243,13 @@ export class ToolEditor {
     }
     if (!tools.some((t) => t.name === tool.name)) {
       throw new EditRefused(`After the edit the tools module no longer serves "${tool.name}".`, 'checks');
+    }
+    // What `tsc` (and the project's `npm test`) would say of the edited file.
+    const errors = await typeErrors(file, readFileSync(candidate, 'utf8'));
+    if (errors && errors.length > 0) {
+      const shown = errors.slice(0, 5).join('\n');
+      const more = errors.length > 5 ? `\n… and ${errors.length - 5} more` : '';
+      throw new EditRefused(`The edit would not compile:\n${shown}${more}`, 'checks');
     }
   }
 

@@ -6,7 +6,8 @@
  * are refused with the file left byte for byte as it was; undo puts the text back. `baton serve`
  * (createServer) has no such route.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { createServer } from '../../../server/index.js';
@@ -117,6 +118,48 @@ describe('the diagram editor under baton dev', function () {
     expect(answer.body.error.reason).to.equal('checks');
     expect(answer.body.error.message).to.match(/askName/);
     expect(readFileSync(file).equals(before)).to.equal(true);
+  });
+
+  it("refuses an edit that loads but would not compile, with tsc's message, when the project has a tsconfig", async () => {
+    const tsconfig = join(project.dir, 'tsconfig.json');
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          noEmit: true,
+          allowImportingTsExtensions: true,
+          skipLibCheck: true,
+        },
+        include: ['*.ts'],
+      }),
+    );
+    try {
+      const before = readFileSync(file);
+      const { hash } = await state();
+      // An event the setup never declares: XState runs it, the typed createMachine refuses it.
+      const answer = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+        hash,
+        edit: { op: 'add-transition', from: ['askName'], trigger: { type: 'event', event: 'poke' }, to: ['done'] },
+      });
+      expect(answer.status, JSON.stringify(answer.body)).to.equal(422);
+      expect(answer.body.error.reason).to.equal('checks');
+      expect(answer.body.error.message).to.match(/^The edit would not compile:\ngreet\.ts:\d+:\d+ - /);
+      expect(answer.body.error.message).to.include('poke');
+      expect(readFileSync(file).equals(before)).to.equal(true);
+      // An edit that compiles is not held back by the check.
+      const fine = await send(port, 'POST', `${api}/edit`, writeHeaders(), {
+        hash,
+        edit: { op: 'add-state', parent: [], name: 'typeChecked' },
+      });
+      expect(fine.status, JSON.stringify(fine.body)).to.equal(200);
+      await send(port, 'POST', `${api}/undo`, writeHeaders(), { hash: fine.body.hash });
+    } finally {
+      rmSync(tsconfig);
+    }
   });
 
   it('refuses an invoked step naming an actor the setup lacks, with the start-up check saying so', async () => {
