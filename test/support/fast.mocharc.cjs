@@ -30,6 +30,7 @@ const SLOW = [
   'test/engine/tasks/redis-task-store.test.ts',
   'test/engine/xstate/children.test.ts',
   'test/features/console-browser.test.ts',
+  'test/features/console-stuck-frozen.test.ts',
   'test/features/docs-browser.test.ts',
   'test/features/docs-effects.test.ts',
   'test/features/docs-ext-tasks-example.test.ts',
