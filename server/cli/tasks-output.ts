@@ -32,7 +32,7 @@ function table(rows: string[][]): string {
 /** The task list as a table; `stuck` adds why each looks stuck. */
 export function taskTable(tasks: Array<TaskSummary | StuckTask>, now: number): string {
   const stuck = tasks.some((task) => 'reasons' in task);
-  const header = ['ID', 'TOOL', 'STATUS', 'PHASE', 'STATE', 'AGE', 'CHANGED', 'JOB', 'TRACE'];
+  const header = ['ID', 'TOOL', 'STATUS', 'PHASE', 'STATE', 'AGE', 'CHANGED', 'INSTANCE', 'JOB', 'TRACE'];
   if (stuck) header.push('WHY');
   const rows = tasks.map((task) => {
     const row = [
@@ -43,6 +43,8 @@ export function taskTable(tasks: Array<TaskSummary | StuckTask>, now: number): s
       where(task),
       age(now - task.createdAt),
       age(now - task.lastUpdatedAt),
+      // The instance that last ran a step of it (its history), as the console shows it.
+      task.instance ?? '-',
       task.runningJob ?? '-',
       task.traceId ?? '-',
     ];

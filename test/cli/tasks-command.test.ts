@@ -86,6 +86,7 @@ describe('baton tasks', () => {
       'STATE',
       'AGE',
       'CHANGED',
+      'INSTANCE',
       'JOB',
       'TRACE',
     ]);
@@ -97,6 +98,7 @@ describe('baton tasks', () => {
       'ship.approve',
       '15m',
       '10m',
+      '-',
       'job-7',
       '-',
     ]);
