@@ -40,4 +40,8 @@ form.reveal { margin: 0.5rem 0; }
 form.reveal button, form.answer button { font: inherit; padding: 0.2rem 0.8rem; cursor: pointer; }
 form.answer { display: flex; flex-direction: column; gap: 0.4rem; max-width: 40rem; margin-bottom: 1rem; }
 form.answer label { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; }
+fieldset.replay-question { margin: 0 0 0.8rem; max-width: 40rem; }
+fieldset.replay-question label { display: flex; gap: 0.5rem; align-items: center; flex-wrap: wrap; margin: 0.3rem 0; }
+form.replay-open textarea, form.replay-answer textarea { width: 100%; max-width: 60rem; font-family: monospace; }
+form.replay-open button, form.replay-answer button, form.replay-again button { font: inherit; padding: 0.2rem 0.8rem; margin: 0.4rem 0; cursor: pointer; }
 `;

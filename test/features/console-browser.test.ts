@@ -3,7 +3,8 @@
  * it: three ship-release tasks (one waiting for approval, one cancelled, one completed) listed
  * with the right status and state; the waiting one's page draws the tool's diagram with the
  * approval state highlighted; cancel from the page cancels it (tasks/get from the client says
- * `cancelled`); a non-operator's token gets 404. Screenshots of the list and the task page are
+ * `cancelled`); a paused release flow is replayed from its requestState with other answers; a
+ * non-operator's token gets 404. Screenshots of the list and the task page are
  * kept as CI artifacts (docs/images/console-*.png are made from them).
  */
 import { expect } from 'chai';
@@ -14,6 +15,8 @@ import { countingShipRelease } from '../helpers/counting-ship-release.js';
 import { CHROMIUM, CHROMIUM_PATH, requireBinaries } from '../helpers/required-binary.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { getTask, resultOf, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { callTool } from '../helpers/mcp-http.js';
+import { releaseTool } from '../../machines/examples/release.js';
 
 const OPS = 'ops-token-0123456789abcdef';
 const USER = 'user-token-0123456789abcdef';
@@ -46,7 +49,7 @@ describe('the console in a real browser', function () {
     requireBinaries(this, CHROMIUM);
     const { tool } = countingShipRelease({ stepMs: 1 });
     server = await startTestServer({
-      tools: [tool],
+      tools: [tool, releaseTool],
       authenticate: staticBearerTokens(
         new Map([
           [OPS, 'ops'],
@@ -168,6 +171,38 @@ describe('the console in a real browser', function () {
     const marked = await page.$$eval('.console-diagram g.console-current', (gs) => gs.map((g) => g.textContent));
     expect(marked.join(' ')).to.include('baking');
     expect(navigations).to.equal(0);
+  });
+
+  it('replays a paused flow from its requestState: where it stands, then on with an answer', async () => {
+    const args = { service: 'checkout', version: '2.6.0' };
+    const first = resultOf(await callTool(server.url, 'release', args, {}, AS_USER));
+    const paused = resultOf(
+      await callTool(
+        server.url,
+        'release',
+        args,
+        {
+          requestState: first.requestState,
+          inputResponses: { window: { action: 'accept', content: { window: 'tonight' } } },
+        },
+        AS_USER,
+      ),
+    );
+    await page.goto(`${server.origin}/console/replay`);
+    await page.fill('#replay-state', paused.requestState as string);
+    await Promise.all([page.waitForLoadState('load'), page.click('form.replay-open button')]);
+    await page.waitForSelector('html[data-diagrams="done"]', { timeout: 60_000 });
+    const marked = await page.$$eval('.console-diagram g.console-current', (gs) =>
+      gs.map((g) => g.textContent?.trim()),
+    );
+    expect(marked.join(' ')).to.include('confirm');
+    expect(await page.textContent('.replay-context')).to.include('tonight');
+    await page.screenshot({ path: '.artifacts/console-replay.png', fullPage: true });
+    await page.selectOption('select[name="action:confirm"]', 'accept');
+    await page.selectOption('select[name^="answer:"]', 'true');
+    await Promise.all([page.waitForLoadState('load'), page.click('form.replay-answer button[type="submit"]')]);
+    expect(await page.textContent('main')).to.include('It ended');
+    expect(await page.textContent('.replay-result')).to.include('checkout');
   });
 
   it('is a 404 to a non-operator’s token', async () => {
