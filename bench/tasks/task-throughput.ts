@@ -9,7 +9,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { createConnection, createServer as createNetServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
 import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger, TASKS_EXTENSION } from '../../server/engine/index.js';
@@ -18,6 +18,7 @@ import { benchTaskTool } from '../tools/bench-task.js';
 import { measureTaskFloor, type TaskFloor } from './task-floor.js';
 import { load, TASK_CLIENTS, type OpFigures, type RedisProbe } from './task-load.js';
 import { keepAliveAgent, post as postRequest, type PostTarget } from '../load/http-post.js';
+import { freePort } from '../targets/free-port.js';
 
 export interface TaskThroughput {
   store: 'memory' | 'redis';
@@ -111,17 +112,6 @@ async function measureWith(
     server.close();
     await baton.close();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function withRedis<T>(
