@@ -27,6 +27,8 @@ import { pinCores } from './cpu-pinning.js';
 import { BENCH_FLOWS, flowByLabel, type BenchFlow } from './flows/bench-flows.js';
 import { measureRun } from './run-matrix.js';
 import { spawnTarget, type TargetHandle } from './targets/target-handle.js';
+import { startTelemetryReceiver } from './targets/telemetry-receiver.js';
+import { freePort } from './targets/free-port.js';
 
 export interface CompareOptions {
   baseline: string;
@@ -42,6 +44,13 @@ export interface CompareOptions {
   processes: number;
   /** Run this build with an OpenTelemetry SDK registered and a no-op exporter (noop-telemetry.ts). */
   telemetry: boolean;
+  /**
+   * Run this build with the OpenTelemetry SDK `baton serve` starts, every span exported over
+   * OTLP/HTTP to a receiver of this process and its metrics scraped each second (telemetry-receiver.ts).
+   */
+  otlp: boolean;
+  /** Run this build with the operator's console on (as `baton dev` has it): its routes, its task history. */
+  console: boolean;
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [options]
@@ -53,6 +62,10 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
   --processes <n>       fresh process pairs per flow and concurrency, the windows split among them
                         (default 5, fewer with fewer windows); the interval is over the pairs from 5 on
   --telemetry           this build with telemetry on (spans and metrics, exported nowhere)
+  --otlp                this build with telemetry exported as in production: the SDK started from
+                        OTEL_* (as \`baton serve\` does) posting to an OTLP/HTTP receiver here, its
+                        Prometheus endpoint scraped each second (OTEL_TRACES_SAMPLER etc. pass through)
+  --console             this build with the operator's console on (GET /console, loopback operators)
 `;
 
 export function parseCompareOptions(argv: string[]): CompareOptions {
@@ -92,6 +105,8 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     windowMs: number('--seconds', 2) * 1000,
     processes,
     telemetry: rest.includes('--telemetry'),
+    otlp: rest.includes('--otlp'),
+    console: rest.includes('--console'),
   };
 }
 
@@ -220,14 +235,30 @@ async function main(): Promise<void> {
     pathToFileURL(resolve(options.baseline, 'bench/targets/target-handle.js')).href
   )) as { spawnTarget: typeof spawnTarget };
   const spawnOptions = serverCpus ? { cpus: serverCpus } : {};
-  const spawnPair = () =>
-    bothOrNeither(baselineHandle.spawnTarget('baton', spawnOptions), () =>
+  const receiver = options.otlp ? await startTelemetryReceiver() : undefined;
+  /** The two builds, and what stops the scrape of this build's metrics (with --otlp). */
+  const spawnPair = async (): Promise<[TargetHandle, TargetHandle, () => void]> => {
+    const metricsPort = receiver ? await freePort() : undefined;
+    const pair = await bothOrNeither(baselineHandle.spawnTarget('baton', spawnOptions), () =>
       spawnTarget('baton', {
         ...spawnOptions,
-        // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
-        ...(options.telemetry ? { env: { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } } : {}),
+        env: {
+          // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
+          ...(options.telemetry ? { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } : {}),
+          ...(receiver
+            ? {
+                BENCH_TELEMETRY: 'sdk',
+                BENCH_METRICS_PORT: String(metricsPort),
+                OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+              }
+            : {}),
+          ...(options.console ? { BENCH_CONSOLE: '1' } : {}),
+        },
       }),
     );
+    const stopScrape = receiver ? receiver.scrape(`http://127.0.0.1:${metricsPort}/metrics`) : () => {};
+    return [...pair, stopScrape];
+  };
   process.stdout.write(`load average at start: ${loadAverage()}\n`);
   process.stdout.write(
     `each: baseline median → this build median, this ÷ baseline [a 90% or better confidence interval of that median] (min–max over windows); ${options.windows} windows on ${options.processes} fresh process pairs\n`,
@@ -238,7 +269,7 @@ async function main(): Promise<void> {
       const after: WindowResult[] = [];
       const pairOf: number[] = [];
       for (const [pair, size] of blockSizes(options.windows, options.processes).entries()) {
-        const [baseline, current] = await spawnPair();
+        const [baseline, current, stopScrape] = await spawnPair();
         try {
           // Both builds warm up (V8 compiles on helper threads for a while) before any window counts,
           // on every flow of the run and this one last: a server runs several tools, and a process
@@ -261,11 +292,17 @@ async function main(): Promise<void> {
             pairOf.push(pair);
           }
         } finally {
+          stopScrape();
           await Promise.all([baseline.stop(), current.stop()]);
         }
       }
       process.stdout.write(`${comparisonLine(`${flow.label} c=${concurrency}`, before, after, pairOf)}\n`);
     }
+  }
+  if (receiver) {
+    const { batches, bytes } = receiver.received();
+    process.stdout.write(`OTLP receiver: ${batches} batches, ${(bytes / 1e6).toFixed(1)} MB\n`);
+    await receiver.close();
   }
   process.stdout.write(`load average at end: ${loadAverage()}\n`);
 }

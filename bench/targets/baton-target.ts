@@ -6,17 +6,24 @@ import { benchTools } from '../tools/index.js';
 import type { StartedTarget } from './started-target.js';
 import { requestWork } from './request-work.js';
 import { registerNoopTelemetry } from './noop-telemetry.js';
+import { startTelemetrySdk } from '../../server/settings/telemetry-sdk.js';
 
 export async function startBaton(): Promise<StartedTarget> {
   // Every engine round, timed as it runs under load (request-work.ts); about 0.1 µs a request.
   requestWork.timeMethod(FlowEngine.prototype, 'run');
   // `bench:compare -- --telemetry`: this build with an SDK registered (before the server is built).
-  if (process.env.BENCH_TELEMETRY) registerNoopTelemetry(process.env.BENCH_TELEMETRY);
+  // `bench:compare -- --otlp`: the SDK as `baton serve` starts it from OTEL_* (telemetry-sdk.ts),
+  // exporting to the bench's receiver, its metrics served for the bench's scrape.
+  if (process.env.BENCH_TELEMETRY === 'sdk') {
+    await startTelemetrySdk({ traces: true, metricsPort: Number(process.env.BENCH_METRICS_PORT) });
+  } else if (process.env.BENCH_TELEMETRY) registerNoopTelemetry(process.env.BENCH_TELEMETRY);
   const baton = createServer({
     tools: benchTools,
     keyRing: new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]),
     logger: silentLogger,
     host: '127.0.0.1',
+    // `bench:compare -- --console`: the console on, as `baton dev` has it (no auth: loopback operators).
+    ...(process.env.BENCH_CONSOLE === '1' ? { console: { loopback: true } } : {}),
   });
   const { server, url } = await baton.listen(0, '127.0.0.1');
   return { url, server };

@@ -21,6 +21,8 @@ describe('compare-builds options', () => {
     ]);
     expect(options.telemetry).to.equal(false);
     expect(parseCompareOptions(['/tmp/base/dist', '--telemetry']).telemetry).to.equal(true);
+    expect(options.console).to.equal(false);
+    expect(parseCompareOptions(['/tmp/base/dist', '--console']).console).to.equal(true);
   });
 
   it('reads flows, clients, windows and seconds, and refuses what it cannot use', () => {
