@@ -138,6 +138,18 @@ describe('Try it diagram in a real browser', function () {
     const before = (await boxes(page)).scroll;
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    // Arrow keys scroll natively, and Chromium animates keyboard scrolling: the offsets arrive
+    // over the next frames, later still on a loaded machine, so the test waits for them.
+    await page
+      .waitForFunction(
+        ({ selector, left, top }) => {
+          const viewport = document.querySelector(selector)!;
+          return viewport.scrollLeft > left && viewport.scrollTop > top;
+        },
+        { selector: VIEWPORT, left: before.left, top: before.top },
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     const after = (await boxes(page)).scroll;
     expect(after.left).to.be.greaterThan(before.left);
     expect(after.top).to.be.greaterThan(before.top);
