@@ -309,6 +309,8 @@ export function markdownReport(report: BenchReport): string {
     tasksSection(report.tasks, report.records),
     // The cost of telemetry, measured with `bench:compare -- --telemetry` (bench/report/telemetry.md).
     handWritten('telemetry.md'),
+    // What the operator's console adds to MCP requests, by `bench:compare -- --console` (bench/report/console.md).
+    handWritten('console.md'),
     combinationSection(report),
   ]
     .filter(Boolean)
