@@ -49,6 +49,11 @@ export interface CompareOptions {
    * OTLP/HTTP to a receiver of this process and its metrics scraped each second (telemetry-receiver.ts).
    */
   otlp: boolean;
+  /**
+   * Give the baseline the same telemetry or console as this build, to measure what a change does
+   * to their cost (the baseline must know the option: a build from 951dc92 on).
+   */
+  both: boolean;
   /** Run this build with the operator's console on (as `baton dev` has it): its routes, its task history. */
   console: boolean;
 }
@@ -66,6 +71,8 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
                         OTEL_* (as \`baton serve\` does) posting to an OTLP/HTTP receiver here, its
                         Prometheus endpoint scraped each second (OTEL_TRACES_SAMPLER etc. pass through)
   --console             this build with the operator's console on (GET /console, loopback operators)
+  --both                the baseline too with --telemetry, --otlp or --console: what a change does
+                        to their cost
 `;
 
 export function parseCompareOptions(argv: string[]): CompareOptions {
@@ -107,6 +114,7 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     telemetry: rest.includes('--telemetry'),
     otlp: rest.includes('--otlp'),
     console: rest.includes('--console'),
+    both: rest.includes('--both'),
   };
 }
 
@@ -239,25 +247,28 @@ async function main(): Promise<void> {
   /** The two builds, and what stops the scrape of this build's metrics (with --otlp). */
   const spawnPair = async (): Promise<[TargetHandle, TargetHandle, () => void]> => {
     const metricsPort = receiver ? await freePort() : undefined;
-    const pair = await bothOrNeither(baselineHandle.spawnTarget('baton', spawnOptions), () =>
-      spawnTarget('baton', {
-        ...spawnOptions,
-        env: {
-          // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
-          ...(options.telemetry ? { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } : {}),
-          ...(receiver
-            ? {
-                BENCH_TELEMETRY: 'sdk',
-                BENCH_METRICS_PORT: String(metricsPort),
-                OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-              }
-            : {}),
-          ...(options.console ? { BENCH_CONSOLE: '1' } : {}),
-        },
-      }),
+    const baselinePort = receiver && options.both ? await freePort() : undefined;
+    const env = (port: number | undefined) => ({
+      // Unset unless asked for: this process's own BENCH_TELEMETRY would otherwise reach the
+      // baseline too (BENCH_TELEMETRY=traces once turned telemetry on in both, and measured 1.0x).
+      BENCH_TELEMETRY: '',
+      BENCH_CONSOLE: '',
+      // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
+      ...(options.telemetry ? { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } : {}),
+      ...(receiver
+        ? { BENCH_TELEMETRY: 'sdk', BENCH_METRICS_PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
+        : {}),
+      ...(options.console ? { BENCH_CONSOLE: '1' } : {}),
+    });
+    const plain = { BENCH_TELEMETRY: '', BENCH_CONSOLE: '' };
+    const pair = await bothOrNeither(
+      baselineHandle.spawnTarget('baton', { ...spawnOptions, env: options.both ? env(baselinePort) : plain }),
+      () => spawnTarget('baton', { ...spawnOptions, env: env(metricsPort) }),
     );
-    const stopScrape = receiver ? receiver.scrape(`http://127.0.0.1:${metricsPort}/metrics`) : () => {};
-    return [...pair, stopScrape];
+    const scrapes = [metricsPort, baselinePort].flatMap((port) =>
+      receiver && port !== undefined ? [receiver.scrape(`http://127.0.0.1:${port}/metrics`)] : [],
+    );
+    return [...pair, () => scrapes.forEach((stop) => stop())];
   };
   process.stdout.write(`load average at start: ${loadAverage()}\n`);
   process.stdout.write(

@@ -23,6 +23,9 @@ describe('compare-builds options', () => {
     expect(parseCompareOptions(['/tmp/base/dist', '--telemetry']).telemetry).to.equal(true);
     expect(options.console).to.equal(false);
     expect(parseCompareOptions(['/tmp/base/dist', '--console']).console).to.equal(true);
+    expect(options.otlp).to.equal(false);
+    expect(options.both).to.equal(false);
+    expect(parseCompareOptions(['/tmp/base/dist', '--otlp', '--both'])).to.include({ otlp: true, both: true });
   });
 
   it('reads flows, clients, windows and seconds, and refuses what it cannot use', () => {
