@@ -70,6 +70,8 @@ export class RequestTelemetry {
   readonly #ambient: Context;
   #span: Span | undefined;
   #anchored = false;
+  /** Why the round this request ran failed or was refused (round-trace.ts records it on this span). */
+  #roundError: string | undefined;
 
   private constructor(telemetry: Telemetry, tracer: Tracer | undefined, start: RequestStart) {
     this.#telemetry = telemetry;
@@ -129,6 +131,11 @@ export class RequestTelemetry {
     this.span()?.setAttribute(ATTR.refusalReason, reason);
   }
 
+  /** The round this request ran failed: `reason` is its error type (the engine's or the tool's). */
+  roundFailed(reason: string): void {
+    this.#roundError = reason;
+  }
+
   end(end: RequestEnd): void {
     const seconds = (performance.timeOrigin + performance.now() - this.#startTime) / 1000;
     const errorType = end.errorCode !== undefined ? String(end.errorCode) : end.toolError ? 'tool_error' : undefined;
@@ -137,8 +144,9 @@ export class RequestTelemetry {
     if (!span) return;
     if (!span.isRecording()) return span.end();
     if (end.resultType !== undefined) span.setAttribute(ATTR.resultType, end.resultType);
-    if (errorType !== undefined) {
-      span.setAttribute(ATTR.errorType, errorType);
+    if (errorType !== undefined || this.#roundError !== undefined) {
+      // The round's reason (`timeout`, `tampered`) says more than the code or `tool_error` it led to.
+      span.setAttribute(ATTR.errorType, this.#roundError ?? errorType!);
       if (end.errorCode !== undefined) span.setAttribute(ATTR.rpcStatusCode, String(end.errorCode));
       // A tool error is the tool's answer, and a JSON-RPC message may quote the client ("Unknown
       // tool: …", "Method not found: …"): the description is the code's standard name, or none.

@@ -1,9 +1,13 @@
 /**
- * One round of a machine as a span (kind INTERNAL, `baton.round {target}`) and as a point of
- * `baton.round.duration` (or `baton.task.step.duration` for a task's step). A round inside a
- * request is a child of the request's span and links to the round that sealed the state it
- * continues; a task's step starts a trace of its own and links to the call that created the task
- * (docs/observability.md, "Traces"). Opening and sealing the state are events on it.
+ * One round of a machine in a trace, and as a point of `baton.round.duration` (or
+ * `baton.task.step.duration` for a task's step) (docs/observability.md, "Traces").
+ *
+ * A request runs at most one round, so a round inside a request is recorded on the request's own
+ * span: its attributes, its events (opening and sealing the state) and its link to the round that
+ * sealed the state it continues. A span of its own would repeat the request's, and spans are what
+ * telemetry costs: each one is built, batched, serialized and shipped (docs/benchmarks.md,
+ * "Telemetry"). A task's step has no request: it is a span of its own (INTERNAL,
+ * `baton.round {target}`), starting a trace of its own linked to the call that created the task.
  *
  * The machine runs inside the round's context (`run`), so spans the tool's own effects make
  * (an HTTP call from an invoked promise, with the host's instrumentation) are the round's
@@ -107,7 +111,7 @@ export class RoundTrace {
   }
 
   end(end: RoundEnd): void {
-    const { mode, method, target } = this.#start;
+    const { mode, method, target, request } = this.#start;
     const seconds = (performance.now() - this.#t0) / 1000;
     const metrics = this.#telemetry.metrics;
     metrics?.round(seconds, mode, method, target, end.outcome, end.errorType);
@@ -123,28 +127,43 @@ export class RoundTrace {
       if (end.waitingStates) span.setAttribute(ATTR.waitingStates, [...end.waitingStates()]);
       if (end.flowEnd) span.setAttribute(ATTR.flowOutcome, end.flowEnd);
       if (end.errorType !== undefined) {
-        span.setAttribute(ATTR.errorType, end.errorType);
-        span.setStatus({ code: SpanStatusCode.ERROR });
+        // On a request's span the request ends it, and says the round's reason as its error.
+        if (request) request.roundFailed(end.errorType);
+        else {
+          span.setAttribute(ATTR.errorType, end.errorType);
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
       }
     }
-    span.end();
+    // The request's span is ended by the request.
+    if (!request) span.end();
   }
 
   #startSpan(): Span | undefined {
-    const { request, mode, method, target, taskId, createdBy } = this.#start;
-    let tracer;
-    let parent = context.active();
-    if (request) {
-      const requestSpan = request.span(this.#flow);
-      if (!requestSpan?.isRecording()) return undefined;
-      parent = trace.setSpan(parent, requestSpan);
-      tracer = this.#telemetry.tracer();
-    } else {
-      tracer = this.#telemetry.tracer();
+    return this.#start.request ? this.#requestRound(this.#start.request) : this.#stepSpan();
+  }
+
+  /** A round inside a request: recorded on the request's span (see above). */
+  #requestRound(request: RequestTelemetry): Span | undefined {
+    const span = request.span(this.#flow);
+    if (!span?.isRecording()) return undefined;
+    // Rounds count from 1; the sealed claim counts the rounds before this one.
+    span.setAttribute(ATTR.roundMode, 'request');
+    span.setAttribute(ATTR.round, (this.#opened?.round ?? 0) + 1);
+    if (this.#flow) span.addLink({ context: this.#flow.round, attributes: { [ATTR.linkKind]: 'previous_round' } });
+    if (this.#opened) {
+      span.addEvent('baton.request_state.opened', { [ATTR.stateSize]: this.#opened.size }, this.#startTime);
     }
+    this.#span = span;
+    return span;
+  }
+
+  /** A task's step: a span of its own, and a trace of its own (hours after the call, perhaps). */
+  #stepSpan(): Span | undefined {
+    const { mode, method, target, taskId, createdBy } = this.#start;
+    const tracer = this.#telemetry.tracer();
     if (!tracer) return undefined;
     const links: Link[] = [];
-    if (this.#flow) links.push({ context: this.#flow.round, attributes: { [ATTR.linkKind]: 'previous_round' } });
     const created = decodeFlowContext(createdBy);
     if (created) links.push({ context: created.round, attributes: { [ATTR.linkKind]: 'task_created_by' } });
     const span = tracer.startSpan(
@@ -153,22 +172,16 @@ export class RoundTrace {
         kind: SpanKind.INTERNAL,
         startTime: this.#startTime,
         links,
-        // A task's step is its own piece of work, hours after the call perhaps: its own trace.
-        ...(mode === 'step' ? { root: true } : {}),
+        root: true,
         attributes: {
           [ATTR.method]: method,
           ...targetAttribute(method, target),
           [ATTR.roundMode]: mode,
-          // Rounds count from 1; the sealed claim counts the rounds before this one.
-          ...(mode === 'request' ? { [ATTR.round]: (this.#opened?.round ?? 0) + 1 } : {}),
           ...(taskId === undefined ? {} : { [ATTR.taskId]: taskId }),
         },
       },
-      parent,
+      context.active(),
     );
-    if (this.#opened) {
-      span.addEvent('baton.request_state.opened', { [ATTR.stateSize]: this.#opened.size }, this.#startTime);
-    }
     this.#span = span;
     return span;
   }

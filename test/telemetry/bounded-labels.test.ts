@@ -71,10 +71,9 @@ describe('telemetry labels and span names come from the catalogue', function () 
     expect(after).to.include(`baton_target_name="${TEMPLATE}"`);
 
     const finished = spans.getFinishedSpans();
-    expect(finished.length).to.be.at.least(6000);
-    expect(new Set(finished.map((span) => span.name))).to.deep.equal(
-      new Set([`resources/read ${TEMPLATE}`, `baton.round ${TEMPLATE}`]),
-    );
+    // One span a request: its round is recorded on it.
+    expect(finished.length).to.be.at.least(3000);
+    expect(new Set(finished.map((span) => span.name))).to.deep.equal(new Set([`resources/read ${TEMPLATE}`]));
     const targets = new Set(finished.map((span) => span.attributes['baton.target.name']));
     expect(targets).to.deep.equal(new Set([TEMPLATE]));
   });

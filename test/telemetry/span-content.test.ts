@@ -136,7 +136,6 @@ describe('what spans and metrics carry of real flows (content scan)', function (
     const names = new Set(spans.map((span) => span.name));
     for (const expected of [
       'tools/call collect-feedback',
-      'baton.round collect-feedback',
       'baton.round number-task',
       'tasks/update',
       `prompts/get ${testPromptWithArguments.name}`,
