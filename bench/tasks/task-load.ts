@@ -46,15 +46,19 @@ function redisCpu(pid: number | undefined): number | undefined {
 
 /**
  * Runs `one` from 16 workers for `seconds`; each call resolves true when it succeeded. A `phase`
- * name profiles the run when BENCH_TASKS_CPU_PROF asks for it (phase-profiler.ts).
+ * name profiles the run when BENCH_TASKS_CPU_PROF asks for it (phase-profiler.ts). `settle`, when
+ * given, is awaited after the window and before the CPU and Redis counters are read: work the
+ * operations left running (a created task's first step on the worker) is counted as theirs, and
+ * not as the next phase's.
  */
 export function load(
   seconds: number,
   one: (n: number) => Promise<boolean>,
   redis?: RedisProbe,
   phase?: string,
+  settle?: () => Promise<void>,
 ): Promise<OpFigures> {
-  const run = () => measureLoad(seconds, one, redis);
+  const run = () => measureLoad(seconds, one, redis, settle);
   return phase ? profilePhase(phase, run) : run();
 }
 
@@ -62,6 +66,7 @@ async function measureLoad(
   seconds: number,
   one: (n: number) => Promise<boolean>,
   redis: RedisProbe | undefined,
+  settle: (() => Promise<void>) | undefined,
 ): Promise<OpFigures> {
   const latencies: number[] = [];
   let errors = 0;
@@ -82,6 +87,7 @@ async function measureLoad(
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  await settle?.();
   const cpu = process.cpuUsage(cpuStart);
   const redisEnd = redisCpu(redis?.pid);
   const usageEnd = redis?.client ? await readRedisUsage(redis.client) : undefined;

@@ -12,7 +12,14 @@ import type http from 'node:http';
 import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
-import { BullMqTaskQueue, KeyRing, RedisTaskStore, silentLogger, TASKS_EXTENSION } from '../../server/engine/index.js';
+import {
+  BullMqTaskQueue,
+  KeyRing,
+  MemoryTaskStore,
+  RedisTaskStore,
+  silentLogger,
+  TASKS_EXTENSION,
+} from '../../server/engine/index.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { benchTaskTool } from '../tools/bench-task.js';
 import { measureTaskFloor, type TaskFloor } from './task-floor.js';
@@ -64,6 +71,30 @@ async function post(
   return JSON.parse(reply.body.toString('utf8'));
 }
 
+/**
+ * Waits until every task created so far has run its first step: two changes published each (the
+ * step's claim, then its pause at the question), or, should that count ever be off, the queue
+ * empty and the store quiet for half a second; 30 s at most.
+ */
+function firstStepsRun(tasks: TaskOptions, created: () => number): { wait: () => Promise<void>; stop: () => void } {
+  let changes = 0;
+  let lastChange = performance.now();
+  const stop = tasks.store!.listen((_taskId, kind) => {
+    if (kind !== 'changed') return;
+    changes++;
+    lastChange = performance.now();
+  });
+  const wait = async () => {
+    const deadline = performance.now() + 30_000;
+    while (performance.now() < deadline && changes < 2 * created()) {
+      const quiet = performance.now() - lastChange > 500;
+      if (quiet && ((await tasks.queue?.depth?.()) ?? 0) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { wait, stop };
+}
+
 async function measureWith(
   store: TaskThroughput['store'],
   tasks: TaskOptions,
@@ -93,8 +124,12 @@ async function measureWith(
       if (typeof taskId === 'string') ids.push(taskId);
       return typeof taskId === 'string';
     };
-    await load(0.3, call); // warm-up
-    const creates = await load(seconds, call, redis, `${store}-create`);
+    // A create answers once the task is stored and its first step queued; the step then runs on
+    // the worker. Each phase waits for those steps, so they count as the creates' cost, not the gets'.
+    const settle = firstStepsRun(tasks, () => ids.length);
+    await load(0.3, call, undefined, undefined, settle.wait); // warm-up
+    const creates = await load(seconds, call, redis, `${store}-create`, settle.wait);
+    settle.stop();
     const gets = await load(
       seconds,
       async (n) => {
@@ -155,7 +190,7 @@ async function withRedis<T>(
  * (the server core, idle while this runs in the generator's process).
  */
 export async function measureTaskThroughput(seconds: number, redisCpus?: string): Promise<TaskThroughput[]> {
-  const { ids: _ids, ...memory } = await measureWith('memory', {}, seconds);
+  const { ids: _ids, ...memory } = await measureWith('memory', { store: new MemoryTaskStore() }, seconds);
   const results: TaskThroughput[] = [memory];
   const redis = await withRedis(redisCpus, async (url, probe) => {
     const keyRing = new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]);
