@@ -42,6 +42,36 @@ function commandMix(what: string, figures: OpFigures): string {
   return `- ${what}: ${mix.map(([name, perOp]) => `\`${name}\` ${perOp.toFixed(2)}`).join(', ')}`;
 }
 
+/**
+ * Issue 44, item 4: the figures as capacity. One Redis core serves 1 s of Redis CPU a second, so
+ * it carries 10^6 / (Redis µs per operation) operations a second for the whole fleet; one core of
+ * this process, 10^6 / (its µs per operation), the bench's client included (so a floor on what a
+ * Baton core does); their ratio is how many one-core instances a Redis core keeps busy.
+ */
+export function capacityPart(redis: TaskThroughput): string {
+  const line = (what: string, figures: OpFigures) => {
+    const redisCpu = figures.redisCpuMicrosPerOp;
+    const ownCpu = figures.cpuMicrosPerOp;
+    if (redisCpu === undefined || ownCpu === undefined || redisCpu <= 0 || ownCpu <= 0) return undefined;
+    return [what, n(1e6 / redisCpu), n(1e6 / ownCpu), n(ownCpu / redisCpu, 1)];
+  };
+  const rows = [line('create a task (`tools/call`)', redis.creates), line('`tasks/get`', redis.gets)].filter(
+    (row): row is string[] => row !== undefined,
+  );
+  if (rows.length === 0) return '';
+  return `### What it means for a fleet
+
+The same figures as capacity: a Redis core spends 1 s of CPU a second, so it carries 10^6 / (Redis
+µs per operation) operations a second for the whole fleet, however many instances it has; a core of
+Baton's, at least 10^6 / (this process's µs per operation), the bench's client being counted in this
+process too. Their ratio is how many one-core instances one Redis core keeps busy with that
+operation alone before it saturates. Rounds of flows need no Redis at all (their state travels
+sealed in \`requestState\`) unless single-use: those cost Redis one script a round (\`npm run
+bench:ha\`).
+
+${table(['operation', 'per second per Redis core', 'per second per Baton core (at least)', 'Baton cores one Redis core carries'], rows)}`;
+}
+
 function tasksProfile(): string {
   for (const relative of ['../../../bench/report/tasks-profile.md', './tasks-profile.md']) {
     try {
@@ -116,6 +146,7 @@ The floor sends no HTTP: each of Baton's operations is an HTTP request and reply
 bare Koa alone costs its server ${n(floorKoa)} µs of CPU in this run (the MRTR floor above, median over
 its cells), with the client's side of it in this process too.`
     : '';
+  const capacity = redis?.floor ? capacityPart(redis) : '';
   return [
     `## Tasks
 
@@ -123,12 +154,15 @@ An in-process Baton, \`tools/call\` of a tool that becomes a task at once and wa
 then \`tasks/get\` on those tasks; 16 concurrent clients on loopback, over the keep-alive agent of the
 MRTR load generator (\`bench/tasks/task-throughput.ts\`). With Redis the task is stored (sealed) and
 its first step queued on BullMQ before the call answers; a BullMQ worker of the same process runs
-that step, which moves the task to \`input_required\`. redis-server runs without persistence, pinned
-to the server core (idle during this phase). CPU is µs per operation: this process (client and
-server together) / redis-server.
+that step, which moves the task to \`input_required\`; each phase waits for the steps of the tasks
+it created before its counters are read, so a create's cost holds its first step and a
+\`tasks/get\`'s none of it. redis-server runs without persistence, pinned to the server core (idle
+during this phase). CPU is µs per operation: this process (client and server together) /
+redis-server.
 
 ${table(['store', 'tasks created/s', 'create p99 ms', 'CPU µs per create', 'tasks/get/s', 'get p99 ms', 'CPU µs per get'], rows)}`,
     floorPart,
+    capacity,
     redis?.floor ? tasksProfile() : '',
   ]
     .filter(Boolean)

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { floorRow, tasksSection } from '../../bench/report/tasks-section.js';
+import { capacityPart, floorRow, tasksSection } from '../../bench/report/tasks-section.js';
 import type { OpFigures } from '../../bench/tasks/task-load.js';
 import type { TaskThroughput } from '../../bench/tasks/task-throughput.js';
 
@@ -60,5 +60,19 @@ describe('bench report, tasks against their floor', () => {
     // The commands a create sends, by name: where a shrink would come from.
     expect(withFloor).to.contain('- create a task: `evalsha` 6.00, `hset` 2.50');
     expect(tasksSection([], [])).to.equal('');
+  });
+
+  it('turns the Redis figures into capacity: per Redis core, per Baton core, and their ratio', () => {
+    const redis: TaskThroughput = {
+      store: 'redis',
+      creates: op(500, 2000, 500),
+      gets: op(900, 400, 20),
+    };
+    const part = capacityPart(redis);
+    expect(part).to.contain('### What it means for a fleet');
+    // 10^6 / 500 µs = 2,000 creates a second per Redis core; 10^6 / 2,000 µs = 500 per Baton core; 4 cores.
+    expect(part).to.contain('| create a task (`tools/call`) | 2,000 | 500 | 4.0 |');
+    expect(part).to.contain('| `tasks/get` | 50,000 | 2,500 | 20.0 |');
+    expect(capacityPart({ store: 'redis', creates: op(500, 2000), gets: op(900, 400) })).to.equal('');
   });
 });
