@@ -147,6 +147,11 @@ export class RedisTaskStore implements TaskStore {
   readonly #logger: Logger;
   #subscribed: Promise<unknown> | undefined;
   #quotas: TaskQuotas | undefined;
+  /**
+   * The revision of each record this store handed out (by get or update), for `update(…, seen)`.
+   * Weak: a record the caller let go of is forgotten with it.
+   */
+  readonly #revisions = new WeakMap<TaskRecord, string>();
 
   constructor(options: RedisTaskStoreOptions) {
     const target = targetOf(options);
@@ -215,7 +220,8 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const [, record] = await this.#read(taskId);
+    const [rev, record] = await this.#read(taskId);
+    if (record && rev !== undefined) this.#revisions.set(record, rev);
     return record;
   }
 
@@ -244,11 +250,18 @@ export class RedisTaskStore implements TaskStore {
   async update(
     taskId: string,
     change: (record: TaskRecord) => TaskRecord | undefined,
+    seen?: TaskRecord,
   ): Promise<TaskRecord | undefined> {
+    // The record the caller saw, at the revision it was read or written at: the compare-and-set
+    // below says whether it is still current, so the first attempt need not read it again.
+    const seenRev = seen && seen.taskId === taskId ? this.#revisions.get(seen) : undefined;
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const [rev, current] = await this.#read(taskId);
+      const trySeen = attempt === 0 && seenRev !== undefined;
+      const [rev, current] = trySeen ? [seenRev, seen!] : await this.#read(taskId);
       if (!current || rev === undefined) return undefined;
       const next = change(current);
+      // Left as it is: said of the current record only, never of one that may have changed since.
+      if (!next && trySeen) continue;
       if (!next) return current;
       const body = this.#seal(next);
       if (this.#quotas && body.length > this.#quotas.recordBytes) {
@@ -270,7 +283,10 @@ export class RedisTaskStore implements TaskStore {
         owner ? `${isTerminal(next) ? 'T' : 'L'}:${body.length}:${deleteAfter(next)}` : '',
         String(next.lastUpdatedAt),
       );
-      if (stored === 1) return next;
+      if (stored === 1) {
+        this.#revisions.set(next, String(Number(rev) + 1));
+        return next;
+      }
     }
     throw new Error(`task ${taskId}: too many concurrent changes`);
   }

@@ -199,27 +199,32 @@ export class TaskRunner {
     // A version this build cannot run is left for a worker of another build, for a while.
     if (this.#versions.basis(record) === undefined && (await this.#versions.leave(record, jobId))) return undefined;
     const claim = newClaim();
-    const claimed = await store.update(taskId, (r) => {
-      if (isTerminal(r) || !isFree(r, jobId)) return undefined;
-      const now = this.#clock();
-      // The run before this one of the same job stopped mid-step (its instance died or froze): it
-      // lost its claim, said here by the run taking over, since the stale run may never write again.
-      const earlier = lastInstance(r.history);
-      const lost =
-        r.phase === 'running'
-          ? { history: withHistory(r, now, { e: 'end', x: 'lost', ...(earlier ? { i: earlier } : {}) }) }
-          : {};
-      const before = { ...r, ...lost };
-      return {
-        ...before,
-        phase: 'running',
-        runningJob: jobId,
-        runningStep: claim,
-        status: 'working',
-        lastUpdatedAt: now,
-        history: withHistory(before, now, { e: 'start', i: this.#instance }),
-      };
-    });
+    // `record` is what the checks above decided on: the claim is tried on it first (task-store.ts).
+    const claimed = await store.update(
+      taskId,
+      (r) => {
+        if (isTerminal(r) || !isFree(r, jobId)) return undefined;
+        const now = this.#clock();
+        // The run before this one of the same job stopped mid-step (its instance died or froze): it
+        // lost its claim, said here by the run taking over, since the stale run may never write again.
+        const earlier = lastInstance(r.history);
+        const lost =
+          r.phase === 'running'
+            ? { history: withHistory(r, now, { e: 'end', x: 'lost', ...(earlier ? { i: earlier } : {}) }) }
+            : {};
+        const before = { ...r, ...lost };
+        return {
+          ...before,
+          phase: 'running',
+          runningJob: jobId,
+          runningStep: claim,
+          status: 'working',
+          lastUpdatedAt: now,
+          history: withHistory(before, now, { e: 'start', i: this.#instance }),
+        };
+      },
+      record,
+    );
     if (!claimed || !holdsClaim(claimed, claim)) return undefined;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
     else await store.publish(taskId, 'changed');

@@ -53,8 +53,18 @@ export interface TaskStore {
    * Applies `change` to the current record atomically, retrying if another instance changed it
    * first. `change` returns the new record, or undefined to leave it as it is. Resolves with the
    * record as stored afterwards (undefined if there is none).
+   *
+   * `seen` is a record this store handed out for the task a moment ago (by `get` or `update`),
+   * which the caller decided on: a store that knows which version of the record it was may try
+   * `change` on it first rather than read the record again, a compare-and-set telling whether it
+   * is still current (Redis: one read and one opening of the sealed record less a step). A `change`
+   * that leaves a seen record as it is, is tried again on the current one.
    */
-  update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined): Promise<TaskRecord | undefined>;
+  update(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+    seen?: TaskRecord,
+  ): Promise<TaskRecord | undefined>;
   /**
    * A page of every principal's tasks, most recently changed first, as summaries (task-summary.ts:
    * never arguments, answers or the snapshot's context), for operators (the console, `baton

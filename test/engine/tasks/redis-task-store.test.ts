@@ -67,6 +67,46 @@ describe('RedisTaskStore', () => {
     expect((stored!.snapshot!.context as { count: number }).count).to.equal(25);
   });
 
+  describe('update on a record it handed out (seen)', () => {
+    const reads = async () => Number(/cmdstat_hmget:calls=(\d+)/.exec(await raw.info('commandstats'))?.[1] ?? 0);
+    const phase = (value: TaskRecord['phase']) => (r: TaskRecord) => ({ ...r, phase: value });
+
+    it('changes it without reading it again while it is current', async () => {
+      await store.create(record('t-seen'));
+      const seen = (await store.get('t-seen'))!;
+      const before = await reads();
+      const stored = await store.update('t-seen', phase('running'), seen);
+      expect(await reads(), 'HMGET calls').to.equal(before);
+      expect(stored?.phase).to.equal('running');
+      expect((await store.get('t-seen'))?.phase).to.equal('running');
+      // What it wrote is seen too: the next change skips its read as well.
+      const again = await reads();
+      await store.update('t-seen', phase('idle'), stored);
+      expect(await reads(), 'HMGET calls').to.equal(again);
+      expect((await store.get('t-seen'))?.phase).to.equal('idle');
+    });
+
+    it('applies the change to the current record when another changed it since', async () => {
+      await store.create(record('t-stale'));
+      const seen = (await store.get('t-stale'))!;
+      await store.update('t-stale', (r) => ({ ...r, cancelRequested: true }));
+      const stored = await store.update('t-stale', phase('running'), seen);
+      expect(stored).to.include({ phase: 'running', cancelRequested: true });
+      expect(await store.get('t-stale')).to.include({ phase: 'running', cancelRequested: true });
+    });
+
+    it('asks the current record again when the seen one needs no change', async () => {
+      await store.create({ ...record('t-nochange'), phase: 'running' });
+      const seen = (await store.get('t-nochange'))!;
+      await store.update('t-nochange', phase('idle'));
+      // On the seen record (running) this leaves it as it is; on the current one (idle) it claims.
+      const claim = (r: TaskRecord) => (r.phase === 'idle' ? { ...r, phase: 'running' as const } : undefined);
+      const stored = await store.update('t-nochange', claim, seen);
+      expect(stored?.phase).to.equal('running');
+      expect((await store.get('t-nochange'))?.phase).to.equal('running');
+    });
+  });
+
   it('refuses to create a task twice', async () => {
     await store.create(record('t-twice'));
     let error: unknown;
