@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { SENTINEL_NAME, startSentinelSet, type RunningSentinelSet } from '../helpers/redis-sentinel.js';
+import { SENTINEL_NAME, startSentinelSet, type RunningSentinelSet } from '../../bench/redis/index.js';
 import { FleetWork, journaled, patiently } from '../helpers/redis-fleet-work.js';
 import { BatonFleet } from '../helpers/spawn-baton.js';
 

@@ -8,8 +8,10 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../bench/redis/index.js';
+
+export { freePort };
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LOOPBACK = '127.0.0.1';
@@ -64,20 +66,6 @@ function killLeftoversOnExit(): void {
         }
       }
     }
-  });
-}
-
-/** A port that was free a moment ago: bind 127.0.0.1:0, read the port, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.unref();
-    probe.once('error', reject);
-    probe.listen(0, LOOPBACK, () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 
