@@ -36,8 +36,11 @@ export interface RunningSentinelSet {
   masterPort(): Promise<number>;
   /** The processes by what they are now: the master, the replicas still alive, the sentinels. */
   roles(): Promise<{ master: RedisProcess; replicas: RedisProcess[]; sentinels: RedisProcess[] }>;
-  /** SIGKILLs the master; resolves with the milliseconds until the sentinels named the promoted replica. */
-  killMaster(): Promise<number>;
+  /**
+   * SIGKILLs the master; resolves with when (ms since the epoch) and the milliseconds until the
+   * sentinels named the promoted replica (asked every 100 ms).
+   */
+  killMaster(): Promise<{ killedAt: number; promotionMs: number }>;
   stop(): Promise<void>;
 }
 
@@ -138,8 +141,8 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
     async killMaster() {
       const current = await masterPort();
       const dying = servers.find((server) => server.port === current)!;
-      const started = Date.now();
       killed.add(dying.pid);
+      const killedAt = Date.now();
       process.kill(dying.pid, 'SIGKILL');
       await waitFor(
         'the sentinels to promote the replica',
@@ -149,7 +152,7 @@ export async function startSentinelSet(options: SentinelSetOptions = {}): Promis
         },
         30_000,
       );
-      return Date.now() - started;
+      return { killedAt, promotionMs: Date.now() - killedAt };
     },
     async stop() {
       for (const sentinel of sentinels) if (sentinel.exitCode === null) sentinel.kill('SIGKILL');
