@@ -156,7 +156,8 @@ export async function runHaBench(options: HaBenchOptions): Promise<HaReport> {
     log(
       `failover: promoted in ${failover.promotionMs} ms; first task step completed ${failover.firstStepMs ?? '–'} ms ` +
         `after the kill (seen ${failover.firstStepSeenMs ?? '–'} ms); first task created ${failover.firstCreateMs ?? '–'} ms, ` +
-        `first single-use round ${failover.firstSingleUseMs ?? '–'} ms after it; tasks ${JSON.stringify(failover.tasks)}, ` +
+        `first single-use round ${failover.firstSingleUseMs ?? '–'} ms after it; the last task in flight at the kill ended ` +
+        `${failover.lastInFlightMs ?? '–'} ms after it; tasks ${JSON.stringify(failover.tasks)}, ` +
         `single-use ${JSON.stringify(failover.singleUse)}`,
     );
     const { log: _log, ...kept } = options;

@@ -29,6 +29,8 @@ export interface FailoverFigures {
   firstSingleUseMs: number | undefined;
   /** The last task step completed before the kill, ms before it. */
   lastStepBeforeMs: number | undefined;
+  /** From the SIGKILL until the last task in flight at the kill (created before it, ended after it) ended. */
+  lastInFlightMs: number | undefined;
   tasks: {
     created: number;
     completed: number;
@@ -50,6 +52,8 @@ interface Stamp {
 
 interface TaskEnd {
   status: string;
+  /** When its creation was sent. */
+  sentAt: number;
   /** When Baton recorded the end (`lastUpdatedAt`). */
   endedAt: number;
   /** When this client's poll first read it. */
@@ -89,7 +93,12 @@ export async function measureFailover(
     for (;;) {
       const task = await client.getTask(taskId).catch(() => undefined);
       if (task && ['completed', 'failed', 'cancelled'].includes(task.status)) {
-        ends.push({ status: task.status, endedAt: Date.parse(task.lastUpdatedAt), seenAt: Date.now() });
+        ends.push({
+          status: task.status,
+          sentAt: createdAt,
+          endedAt: Date.parse(task.lastUpdatedAt),
+          seenAt: Date.now(),
+        });
         return;
       }
       if (Date.now() - createdAt > TASK_TIMEOUT_MS) {
@@ -139,6 +148,8 @@ export async function measureFailover(
   const after = (at: number) => at > killedAt;
   const earliest = (values: number[]) =>
     values.length > 0 ? values.reduce((a, b) => Math.min(a, b)) - killedAt : undefined;
+  const latest = (values: number[]) =>
+    values.length > 0 ? values.reduce((a, b) => Math.max(a, b)) - killedAt : undefined;
   const completed = ends.filter((end) => end.status === 'completed');
   const completedAfter = completed.filter((end) => after(end.endedAt));
   const before = completed.filter((end) => !after(end.endedAt)).map((end) => end.endedAt);
@@ -149,6 +160,7 @@ export async function measureFailover(
     firstCreateMs: earliest(creates.filter((s) => s.ok && after(s.sentAt)).map((s) => s.doneAt)),
     firstSingleUseMs: earliest(rounds.filter((s) => s.ok && after(s.sentAt)).map((s) => s.doneAt)),
     lastStepBeforeMs: before.length > 0 ? killedAt - before.reduce((a, b) => Math.max(a, b)) : undefined,
+    lastInFlightMs: latest(ends.filter((end) => !after(end.sentAt) && after(end.endedAt)).map((end) => end.endedAt)),
     tasks: {
       created: creates.filter((s) => s.ok).length,
       completed: completed.length,

@@ -109,6 +109,7 @@ export function failoverTable(report: HaReport): string {
       ['first task created (among calls sent after the kill)', ms(f.firstCreateMs)],
       ['first single-use round answered (presented after the kill)', ms(f.firstSingleUseMs)],
       ['last task step completed before the kill', `${ms(f.lastStepBeforeMs)} before it`],
+      ['last of the tasks in flight at the kill ended', ms(f.lastInFlightMs)],
       [
         'tasks: created / completed / failed / unfinished',
         `${f.tasks.created} / ${f.tasks.completed} / ${f.tasks.failed} / ${f.tasks.unfinished}`,
