@@ -74,6 +74,8 @@ npm run bench -- --duration 10 --reps 5 --concurrency 16,64,128   # longer, more
 npm run bench -- --targets baton,python-sdk,fastmcp   # some of the targets
 npm run bench -- --help            # every option
 npm run bench:compare -- /tmp/base/dist   # this build against another, side by side (bench/compare-builds.ts)
+npm run bench:ha                   # one Redis, Sentinel and a cluster side by side, and a failover (bench/run-ha.ts)
+npm run bench:ha -- --quick        # the same in about 40 s (its smoke test runs it)
 \`\`\`
 
 To compare two commits, build the other one apart (\`git archive <rev> | tar -x -C /tmp/base\`, link
@@ -307,6 +309,8 @@ export function markdownReport(report: BenchReport): string {
     memorySection(report.memory),
     microSection(report),
     tasksSection(report.tasks, report.records),
+    // One Redis, Sentinel and a cluster side by side, measured with `bench:ha` (bench/report/high-availability.md).
+    handWritten('high-availability.md'),
     // The cost of telemetry, measured with `bench:compare -- --telemetry` (bench/report/telemetry.md).
     handWritten('telemetry.md'),
     // What the operator's console adds to MCP requests, by `bench:compare -- --console` (bench/report/console.md).

@@ -6,10 +6,8 @@
  * disk's). On the same Redis, then, the floor (task-floor.ts): BullMQ adding and completing an
  * empty job, and a bare read of the task hashes Baton just stored.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { createConnection } from 'node:net';
 import { Redis } from 'ioredis';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
 import {
@@ -21,11 +19,11 @@ import {
   TASKS_EXTENSION,
 } from '../../server/engine/index.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
+import { redisAvailable, startRedis } from '../redis/index.js';
 import { benchTaskTool } from '../tools/bench-task.js';
 import { measureTaskFloor, type TaskFloor } from './task-floor.js';
 import { load, TASK_CLIENTS, type OpFigures, type RedisProbe } from './task-load.js';
 import { keepAliveAgent, post as postRequest, type PostTarget } from '../load/http-post.js';
-import { freePort } from '../targets/free-port.js';
 
 export interface TaskThroughput {
   store: 'memory' | 'redis';
@@ -153,35 +151,19 @@ async function withRedis<T>(
   cpus: string | undefined,
   run: (url: string, probe: RedisProbe) => Promise<T>,
 ): Promise<T | undefined> {
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) return undefined;
-  const port = await freePort();
-  const redisArgs = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  // taskset execs redis-server, so the PID is Redis's own (its CPU is read from /proc).
-  const [command, args] = cpus ? ['taskset', ['-c', cpus, 'redis-server', ...redisArgs]] : ['redis-server', redisArgs];
-  const child = spawn(command, args, { stdio: 'ignore' });
+  if (!redisAvailable()) return undefined;
+  const redis = await startRedis({ cpus });
   try {
-    for (let i = 0; i < 100; i++) {
-      const up = await new Promise<boolean>((resolve) => {
-        const socket = createConnection({ host: '127.0.0.1', port }, () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      });
-      if (up) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const url = `redis://127.0.0.1:${port}`;
     // Its own connection: the counters it reads (INFO) are left out of what is counted.
-    const client = new Redis(url, { maxRetriesPerRequest: 2 });
+    const client = new Redis(redis.url, { maxRetriesPerRequest: 2 });
     client.on('error', () => {});
     try {
-      return await run(url, { pid: child.pid, client });
+      return await run(redis.url, { pid: redis.pid, client });
     } finally {
       client.disconnect();
     }
   } finally {
-    child.kill('SIGKILL');
+    await redis.stop();
   }
 }
 

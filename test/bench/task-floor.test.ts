@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { measureTaskFloor } from '../../bench/tasks/task-floor.js';
 import { hasProcUsage } from '../../bench/targets/proc-usage.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
 
 /** Sockets of this process still connected to `port`. */

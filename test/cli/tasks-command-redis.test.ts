@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { generateKeyEntry, parseKeyRing, RedisTaskStore } from '../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { listedRecord } from '../engine/tasks/task-listing-cases.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

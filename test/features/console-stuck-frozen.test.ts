@@ -14,7 +14,7 @@ import { generateKeyEntry } from '../../server/engine/index.js';
 import { SLOW_THEN_ASK } from '../fixtures/long-step-tools.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 import { resultOf, TASK_CLIENT, waitForTask } from '../helpers/tasks.js';
 

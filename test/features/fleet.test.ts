@@ -27,7 +27,7 @@ import { FleetClient, type FlowRecord } from '../helpers/fleet-client.js';
 import { requestMeta, standardHeaders } from '../helpers/mcp-http.js';
 import { startNginx, type RunningNginx } from '../helpers/nginx.js';
 import { NGINX, REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 
 const FLOWS_PER_RUN = 300;

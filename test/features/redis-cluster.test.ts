@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startCluster, type RunningCluster } from '../helpers/redis-cluster.js';
+import { startCluster, type RunningCluster } from '../../bench/redis/index.js';
 import { FleetWork, journaled, patiently } from '../helpers/redis-fleet-work.js';
 import { BatonFleet } from '../helpers/spawn-baton.js';
 

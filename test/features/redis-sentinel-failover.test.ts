@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { SENTINEL_NAME, startSentinelSet, type RunningSentinelSet } from '../helpers/redis-sentinel.js';
+import { SENTINEL_NAME, startSentinelSet, type RunningSentinelSet } from '../../bench/redis/index.js';
 import { FleetWork, journaled, patiently } from '../helpers/redis-fleet-work.js';
 import { BatonFleet } from '../helpers/spawn-baton.js';
 
@@ -59,7 +59,7 @@ describe('a Redis Sentinel failover with tasks and single-use flows in flight', 
     const killedAt = Date.now();
     const failover = set!.killMaster();
     const during = await Promise.allSettled(confirms.slice(FLOWS / 2).map((flow, i) => present(i, flow)));
-    const failoverMs = await failover;
+    const { promotionMs: failoverMs } = await failover;
 
     // After the promotion: every confirmation presented again, to both instances, until each answers.
     // A confirmation presented while the master died may have run with its outcome lost; it then

@@ -37,7 +37,7 @@ import { expect } from 'chai';
 import { generateKeyEntry } from '../../server/engine/index.js';
 import { startNginx, type RunningNginx } from '../helpers/nginx.js';
 import { NGINX, REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 import {
   inPool,

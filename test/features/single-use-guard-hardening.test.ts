@@ -8,7 +8,7 @@ import { countingRelease } from '../helpers/counting-release.js';
 import { callToolFrom } from '../helpers/from-address.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { freePort } from '../helpers/spawn-baton.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 

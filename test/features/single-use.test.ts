@@ -3,7 +3,7 @@ import { FlowEngine, EngineError, RedisReplayGuard } from '../../server/engine/i
 import { countingRelease } from '../helpers/counting-release.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 const args = { service: 'billing', version: '2.4.0' };

@@ -14,7 +14,7 @@ import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js
 import { callTool } from '../helpers/mcp-http.js';
 import { sseMessages } from '../helpers/sse-events.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 import { getTask, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 

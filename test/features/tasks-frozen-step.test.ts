@@ -19,7 +19,7 @@ import { generateKeyEntry, isTerminalStatus, parseKeyRing, RedisTaskStore } from
 import { SLOW_THEN_ASK } from '../fixtures/long-step-tools.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 import { getTask, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { generateKeyEntry, isTerminalStatus } from '../../server/engine/index.js';
 import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
 import { BatonFleet, type BatonInstance } from '../helpers/spawn-baton.js';
 import { getTask, resultOf, TASK_CLIENT, taskRpc } from '../helpers/tasks.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { nginxBinary } from './nginx.js';
 import { prometheusAvailable } from './prometheus-server.js';
-import { redisAvailable } from './redis-server.js';
+import { redisAvailable } from '../../bench/redis/index.js';
 
 export interface RequiredBinary {
   /** What the suite needs, as a person would name it. */

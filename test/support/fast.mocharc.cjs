@@ -11,6 +11,7 @@ const ROOT = join(__dirname, '..', '..');
 
 /** Test files that start a child process, a browser or a server of their own (redis, nginx). */
 const SLOW = [
+  'test/bench/ha-bench.test.ts',
   'test/bench/python-targets.test.ts',
   'test/bench/task-floor.test.ts',
   'test/cli/call-command.test.ts',

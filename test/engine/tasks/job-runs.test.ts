@@ -9,7 +9,7 @@ import { Queue } from 'bullmq';
 import { BullMqTaskQueue } from '../../../server/engine/index.js';
 import { JobRuns } from '../../../server/engine/tasks/job-runs.js';
 import { REDIS, requireBinaries } from '../../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../../bench/redis/index.js';
 import { gate, type Gate } from './stale-step-harness.js';
 
 async function turns(count: number): Promise<void> {

@@ -11,7 +11,7 @@ import { KeyRing, RedisTaskStore, type TaskLimitError } from '../../../server/en
 import { RECOUNT_MS } from '../../../server/engine/tasks/redis-owner-ledger.js';
 import { RETENTION_AFTER_TTL_MS } from '../../../server/engine/tasks/task-store.js';
 import { REDIS, requireBinaries } from '../../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../../bench/redis/index.js';
 import { queuedRecord } from './queued-record.js';
 
 /** Calls by command since Redis started, Lua's own calls included (INFO commandstats). */

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { KeyRing, RedisTaskStore, type TaskSummary } from '../../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../../bench/redis/index.js';
 import { allPages, listedRecord, listingCases } from './task-listing-cases.js';
 
 /** How often Redis ran each command, from INFO commandstats. */

@@ -13,7 +13,7 @@ import {
   type TaskRecord,
 } from '../../../server/engine/index.js';
 import { REDIS, requireBinaries } from '../../helpers/required-binary.js';
-import { startRedis, type RunningRedis } from '../../helpers/redis-server.js';
+import { startRedis, type RunningRedis } from '../../../bench/redis/index.js';
 
 function record(taskId: string, now = Date.now()): TaskRecord {
   return {

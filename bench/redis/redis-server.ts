@@ -1,10 +1,11 @@
 /**
- * Starts a throwaway redis-server on 127.0.0.1 (no persistence) for tests of the Redis
- * single-use guard, and stops it by PID. CI installs redis-server from Debian's packages.
+ * Starts a throwaway redis-server on 127.0.0.1 (no persistence unless asked) for the tests and
+ * benchmarks of Baton on Redis, and stops it by PID. CI installs redis-server from Debian's
+ * packages.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { freePort } from './spawn-baton.js';
+import { freePort } from '../targets/free-port.js';
 
 export interface RunningRedis {
   url: string;
@@ -28,26 +29,36 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-/** `port` restarts a Redis on the port a stopped one used; `args` adds settings (`--maxmemory-policy …`). */
-export async function startRedis(options: { port?: number; args?: string[] } = {}): Promise<RunningRedis> {
+export interface RedisStartOptions {
+  /** Restarts a Redis on the port a stopped one used. */
+  port?: number;
+  /** More settings (`--maxmemory-policy …`), after the defaults so they override them. */
+  args?: string[];
+  /** Pins it with `taskset -c` (a benchmark's server core). taskset execs it: `pid` is Redis's own. */
+  cpus?: string | undefined;
+}
+
+/** Append-only file, fsync on every write: what the single-use guard asks of a production Redis. */
+export const DURABLE_REDIS = ['--appendonly', 'yes', '--appendfsync', 'always'];
+
+export async function startRedis(options: RedisStartOptions = {}): Promise<RunningRedis> {
   const port = options.port ?? (await freePort());
-  const child = spawn(
-    'redis-server',
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--protected-mode',
-      'yes',
-      ...(options.args ?? []),
-    ],
-    { stdio: 'ignore' },
-  );
+  const redisArgs = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--protected-mode',
+    'yes',
+    ...(options.args ?? []),
+  ];
+  const child = options.cpus
+    ? spawn('taskset', ['-c', options.cpus, 'redis-server', ...redisArgs], { stdio: 'ignore' })
+    : spawn('redis-server', redisArgs, { stdio: 'ignore' });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + 10_000;
   while (!(await ping(port))) {

@@ -1,21 +1,32 @@
 /**
  * A three-master Redis Cluster on loopback (`redis-server --cluster-enabled yes`, joined with
- * `redis-cli --cluster create`), for tests that run Baton's tasks and single-use guard on a
- * cluster; `reshardAwayFrom` moves every slot of one master to another while work runs. Stopped by
- * PID. CI installs redis-server (and redis-cli, in redis-tools) from Debian's packages.
+ * `redis-cli --cluster create`), for the tests that run Baton's tasks and single-use guard on a
+ * cluster and the high-availability bench; `reshardAwayFrom` moves every slot of one master to
+ * another while work runs. Stopped by PID. CI installs redis-server (and redis-cli, in
+ * redis-tools) from Debian's packages.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { startRedis, type RunningRedis } from './redis-server.js';
-import { freePort } from './spawn-baton.js';
+import { freePort } from '../targets/free-port.js';
+import { DURABLE_REDIS, startRedis, type RunningRedis } from './redis-server.js';
+import type { RedisProcess } from './redis-sentinel.js';
+
+export interface ClusterOptions {
+  /** Append-only with fsync always on every master (default: off). */
+  durable?: boolean;
+  /** Pins every master with `taskset -c`. */
+  cpus?: string | undefined;
+}
 
 export interface RunningCluster {
   /** `host:port,…` for BATON_REDIS_CLUSTER. */
   nodes: string;
   ports: number[];
+  /** The masters' processes. */
+  masters: RedisProcess[];
   /** Moves every slot of the master holding `key` to another master; resolves with how many moved. */
   reshardAwayFrom(key: string): Promise<number>;
   stop(): Promise<void>;
@@ -35,7 +46,7 @@ async function clusterPort(): Promise<number> {
   }
 }
 
-export async function startCluster(): Promise<RunningCluster> {
+export async function startCluster(options: ClusterOptions = {}): Promise<RunningCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'baton-cluster-'));
   const servers: RunningRedis[] = [];
   for (let index = 0; index < 3; index += 1) {
@@ -43,7 +54,16 @@ export async function startCluster(): Promise<RunningCluster> {
     servers.push(
       await startRedis({
         port,
-        args: ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${index}.conf`), '--dir', dir],
+        cpus: options.cpus,
+        args: [
+          ...(options.durable ? [...DURABLE_REDIS, '--appendfilename', `node-${index}.aof`] : []),
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          join(dir, `nodes-${index}.conf`),
+          '--dir',
+          dir,
+        ],
       }),
     );
   }
@@ -60,6 +80,7 @@ export async function startCluster(): Promise<RunningCluster> {
   return {
     nodes: addresses.join(','),
     ports: servers.map((server) => server.port),
+    masters: servers.map(({ port, pid }) => ({ port, pid })),
     async reshardAwayFrom(key: string) {
       const port = servers[0]!.port;
       const slot = Number(cli('-p', String(port), 'cluster', 'keyslot', key).trim());
