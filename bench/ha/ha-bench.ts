@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { KeyRing } from '../../server/engine/index.js';
+import { CLUSTER_QUEUE_PREFIX } from '../../server/engine/redis-target.js';
 import { HaClient } from './ha-client.js';
 import { measureFailover, type FailoverFigures } from './ha-failover.js';
 import { HA_CLIENTS, measureSingleUse, measureTasks, type WindowFigures } from './ha-measure.js';
@@ -67,7 +68,7 @@ export interface HaReport {
 const CONCERNS: Record<string, string> = {
   'task records': 'baton:{task}:x',
   'single-use claims': 'baton:{state}:x',
-  'BullMQ queue': '{baton}:baton-tasks:x',
+  'BullMQ queue': `${CLUSTER_QUEUE_PREFIX}:baton-tasks:x`,
 };
 
 export function setupName(setup: HaSetup): string {

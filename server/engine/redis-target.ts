@@ -87,6 +87,15 @@ export function connectRedis(target: RedisTarget, options: RedisOptions = {}): R
 }
 
 /**
+ * BullMQ's key prefix in a cluster: every key of a queue in one slot, as its scripts need. The tag
+ * is chosen for its slot (266): in the even split `redis-cli --cluster create` makes of three
+ * masters, the queue then lands on the first, task records (`{task}`, slot 9240) on the second
+ * and single-use claims (`{state}`, slot 12053) on the third, so each concern has a master of its
+ * own. `{baton}` (slot 8333) put the queue on the task records' master (bench:ha measured it).
+ */
+export const CLUSTER_QUEUE_PREFIX = '{baton-queue}';
+
+/**
  * `prefix` as a cluster needs it: Baton's scripts touch several keys at once, so all of one
  * concern's keys share a hash tag (`baton:task:` -> `baton:{task}:`). Outside a cluster the
  * prefix is kept as it is: keys already in a Redis stay where they are.

@@ -12,7 +12,14 @@
  * process has returned (job-runs.ts); what each run may write is task-claims.ts's rule.
  */
 import { Queue, Worker } from 'bullmq';
-import { connectRedis, isCluster, targetOf, type RedisConnection, type RedisTarget } from '../redis-target.js';
+import {
+  CLUSTER_QUEUE_PREFIX,
+  connectRedis,
+  isCluster,
+  targetOf,
+  type RedisConnection,
+  type RedisTarget,
+} from '../redis-target.js';
 import { JobRuns } from './job-runs.js';
 import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
 
@@ -51,7 +58,7 @@ export class BullMqTaskQueue implements TaskQueue {
     this.#connection = connectRedis(target, { maxRetriesPerRequest: null });
     this.#connection.on('error', () => {});
     // In a cluster, BullMQ's scripts need all of a queue's keys in one slot: a hash-tagged prefix.
-    this.#prefix = isCluster(target) ? '{baton}' : undefined;
+    this.#prefix = isCluster(target) ? CLUSTER_QUEUE_PREFIX : undefined;
     this.#queue = new Queue(options.name ?? 'baton-tasks', {
       connection: this.#connection,
       ...(this.#prefix ? { prefix: this.#prefix } : {}),
