@@ -7,7 +7,8 @@
  * sealed the state it continues. A span of its own would repeat the request's, and spans are what
  * telemetry costs: each one is built, batched, serialized and shipped (docs/benchmarks.md,
  * "Telemetry"). A task's step has no request: it is a span of its own (INTERNAL,
- * `baton.round {target}`), starting a trace of its own linked to the call that created the task.
+ * `baton.round {target}`), starting a trace of its own linked to the call that created the task;
+ * so is a 2025-11-25 request's round, which has no request span.
  *
  * The machine runs inside the round's context (`run`), so spans the tool's own effects make
  * (an HTTP call from an invoked promise, with the host's instrumentation) are the round's
@@ -140,7 +141,7 @@ export class RoundTrace {
   }
 
   #startSpan(): Span | undefined {
-    return this.#start.request ? this.#requestRound(this.#start.request) : this.#stepSpan();
+    return this.#start.request ? this.#requestRound(this.#start.request) : this.#ownSpan();
   }
 
   /** A round inside a request: recorded on the request's span (see above). */
@@ -158,12 +159,16 @@ export class RoundTrace {
     return span;
   }
 
-  /** A task's step: a span of its own, and a trace of its own (hours after the call, perhaps). */
-  #stepSpan(): Span | undefined {
+  /**
+   * A round with no request span: a task's step (a trace of its own: it may run hours after the
+   * call), or a 2025-11-25 request's round (observability.md, "Limits"), a span of its own.
+   */
+  #ownSpan(): Span | undefined {
     const { mode, method, target, taskId, createdBy } = this.#start;
     const tracer = this.#telemetry.tracer();
     if (!tracer) return undefined;
     const links: Link[] = [];
+    if (this.#flow) links.push({ context: this.#flow.round, attributes: { [ATTR.linkKind]: 'previous_round' } });
     const created = decodeFlowContext(createdBy);
     if (created) links.push({ context: created.round, attributes: { [ATTR.linkKind]: 'task_created_by' } });
     const span = tracer.startSpan(
@@ -172,16 +177,21 @@ export class RoundTrace {
         kind: SpanKind.INTERNAL,
         startTime: this.#startTime,
         links,
-        root: true,
+        ...(mode === 'step' ? { root: true } : {}),
         attributes: {
           [ATTR.method]: method,
           ...targetAttribute(method, target),
           [ATTR.roundMode]: mode,
+          // Rounds count from 1; the sealed claim counts the rounds before this one.
+          ...(mode === 'request' ? { [ATTR.round]: (this.#opened?.round ?? 0) + 1 } : {}),
           ...(taskId === undefined ? {} : { [ATTR.taskId]: taskId }),
         },
       },
       context.active(),
     );
+    if (this.#opened) {
+      span.addEvent('baton.request_state.opened', { [ATTR.stateSize]: this.#opened.size }, this.#startTime);
+    }
     this.#span = span;
     return span;
   }

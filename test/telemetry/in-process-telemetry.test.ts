@@ -162,6 +162,22 @@ describe('telemetry with an SDK the host registers', function () {
     expect(attributes.filter((value) => value.includes('boom') || value.includes('note-arg-55aa'))).to.deep.equal([]);
   });
 
+  it("gives a 2025-11-25 request's round a span of its own, having no request span", async () => {
+    const { client } = await initializeSession(server.url);
+    exporter.reset();
+    const response = await client.request('tools/call', { name: 'always-fails', arguments: { note: 'x' } });
+    expect(response.body?.result?.isError, response.text).to.equal(true);
+    const [round] = spansNamed('baton.round always-fails');
+    expect(round, 'a round span').to.not.equal(undefined);
+    expect(round!.parentSpanContext).to.equal(undefined);
+    expect(round!.attributes).to.include({
+      'baton.round.mode': 'request',
+      'baton.round': 1,
+      'error.type': 'tool_error',
+    });
+    expect(spansNamed('tools/call always-fails')).to.deep.equal([]);
+  });
+
   it('names why a presented state was refused on the request span and in the counter', async () => {
     // The clock from now: a run of the whole suite can outlast a state's 15 minutes since this file loaded.
     now = Date.now();
