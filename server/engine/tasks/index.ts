@@ -10,7 +10,7 @@ export {
 export type { NewTask, TaskManagerOptions } from './task-manager.js';
 export { startTaskRuntime, type TaskRuntime, type TaskRuntimeOptions } from './task-runtime.js';
 export { TaskRunner, type TaskRunnerOptions, type TaskTools } from './task-runner.js';
-export type { TaskStore, TaskHead, TaskEventKind, TaskEventListener } from './task-store.js';
+export type { TaskStore, TaskHead, TaskEventKind, TaskEventListener, UpdateOptions } from './task-store.js';
 export {
   DEFAULT_TASK_PAGE,
   MAX_TASK_PAGE,

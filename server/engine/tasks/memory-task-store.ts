@@ -18,6 +18,7 @@ import {
   type TaskEventListener,
   type TaskHead,
   type TaskStore,
+  type UpdateOptions,
 } from './task-store.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, TaskLimitError, type OwnerUsage, type TaskQuotas } from './task-quotas.js';
@@ -99,6 +100,7 @@ export class MemoryTaskStore implements TaskStore {
   async update(
     taskId: string,
     change: (record: TaskRecord) => TaskRecord | undefined,
+    options: UpdateOptions = {},
   ): Promise<TaskRecord | undefined> {
     const current = this.#live(taskId);
     if (!current) return undefined;
@@ -108,6 +110,7 @@ export class MemoryTaskStore implements TaskStore {
       const bytes = this.#measure(next);
       if (this.#quotas && bytes > this.#quotas.recordBytes) throw recordTooLarge(bytes, this.#quotas.recordBytes);
       this.#put(taskId, structuredClone(next), bytes);
+      if (options.announce) await this.publish(taskId, options.announce);
     }
     return structuredClone(next ?? current);
   }

@@ -31,7 +31,9 @@ export function ledgerKeys(ownerKey: string): { sum: string; expiry: string } {
  * Lua helpers over L (the ledger hash), S (its totals) and E (its expiry set), named by the
  * script that includes them. `parse` reads an entry; `recount` rebuilds S and E from L, dropping
  * entries that expired or do not parse; `totals` prunes what expired and answers live, bytes;
- * `enter` and `leave` keep S and E in step with one entry of L.
+ * `enter`, `update` and `leave` keep S and E in step with one entry of L (`update` only of an entry
+ * still there, and only with what changed: a ZADD and the expiry set's ttl only when the entry's
+ * deleteAfter moved, which a record rewritten within its ttl never does).
  */
 export const LEDGER_LUA = `
 local function parse(entry)
@@ -86,17 +88,28 @@ local function totals(L, S, E, now)
   local sums = redis.call('HMGET', S, 'live', 'bytes')
   return tonumber(sums[1]) or 0, tonumber(sums[2]) or 0
 end
-local function enter(L, S, E, id, entry)
-  local oldKind, oldSize = parse(redis.call('HGET', L, id))
+local function change(L, S, E, id, entry, old)
+  local oldKind, oldSize, oldExpires = parse(old)
   local kind, size, expires = parse(entry)
   redis.call('HSET', L, id, entry)
-  redis.call('ZADD', E, expires, id)
+  if expires ~= oldExpires then
+    redis.call('ZADD', E, expires, id)
+    local pttl = redis.call('PTTL', L)
+    if pttl > 0 then redis.call('PEXPIRE', E, pttl) end
+  end
   if redis.call('EXISTS', S) == 1 then
     local live = (kind == 'L' and 1 or 0) - (oldKind == 'L' and 1 or 0)
     if live ~= 0 then redis.call('HINCRBY', S, 'live', live) end
-    redis.call('HINCRBY', S, 'bytes', size - (oldSize or 0))
+    if size ~= oldSize then redis.call('HINCRBY', S, 'bytes', size - (oldSize or 0)) end
   end
-  local pttl = redis.call('PTTL', L)
-  if pttl > 0 then redis.call('PEXPIRE', E, pttl) end
+end
+local function enter(L, S, E, id, entry)
+  change(L, S, E, id, entry, redis.call('HGET', L, id))
+end
+-- An entry already in the ledger, changed (a task's record rewritten): one left by the ledger (its
+-- record deleted, or freed as unreadable) stays out, and one that reads the same is left as it is.
+local function update(L, S, E, id, entry)
+  local old = redis.call('HGET', L, id)
+  if old and old ~= entry then change(L, S, E, id, entry, old) end
 end
 `;

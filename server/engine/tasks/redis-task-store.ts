@@ -16,6 +16,7 @@ import {
   type TaskEventListener,
   type TaskHead,
   type TaskStore,
+  type UpdateOptions,
 } from './task-store.js';
 import { isTerminal, type TaskRecord } from './task-record.js';
 import { admissionProblem, recordTooLarge, type TaskQuotas } from './task-quotas.js';
@@ -100,12 +101,14 @@ ${INDEX_ON_CREATE}
 return {1}`;
 // Replaces the body only if nobody changed it since it was read; keeps the owner's ledger entry
 // (KEYS[2], field ARGV[4]; totals KEYS[4], expiry set KEYS[5]) and the task's place in the list
-// (KEYS[3], redis-task-index.ts) in step.
+// (KEYS[3], redis-task-index.ts) in step; then publishes ARGV[8] on channel ARGV[7], if given, so
+// every instance hears of the change in the round trip that made it.
 const COMPARE_AND_SET = `${LEDGER_LUA}
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
-if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[4]) == 1 then enter(KEYS[2], KEYS[4], KEYS[5], ARGV[4], ARGV[5]) end
+if ARGV[5] ~= '' then update(KEYS[2], KEYS[4], KEYS[5], ARGV[4], ARGV[5]) end
 ${INDEX_ON_UPDATE}
+if ARGV[8] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
 return 1`;
 // Frees the entry of a record that does not open (KEYS[1], if still at rev ARGV[1]) in its
 // owner's ledger (KEYS[2], field ARGV[2]; totals KEYS[3], expiry set KEYS[4]), so it no longer
@@ -148,10 +151,12 @@ export class RedisTaskStore implements TaskStore {
   #subscribed: Promise<unknown> | undefined;
   #quotas: TaskQuotas | undefined;
   /**
-   * The revision of each record this store handed out (by get or update), for `update(…, seen)`.
-   * Weak: a record the caller let go of is forgotten with it.
+   * The revision and sealed body of each record this store handed out (by get or update), for
+   * `update(…, { seen })`: the body is opened again rather than the object trusted, which the
+   * caller may have changed in place (a step hands its arguments to the tool's machine). Weak: a
+   * record the caller let go of is forgotten with it.
    */
-  readonly #revisions = new WeakMap<TaskRecord, string>();
+  readonly #versions = new WeakMap<TaskRecord, StoredVersion>();
 
   constructor(options: RedisTaskStoreOptions) {
     const target = targetOf(options);
@@ -220,8 +225,8 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
-    const [rev, record] = await this.#read(taskId);
-    if (record && rev !== undefined) this.#revisions.set(record, rev);
+    const [version, record] = await this.#read(taskId);
+    if (record && version) this.#versions.set(record, version);
     return record;
   }
 
@@ -250,15 +255,18 @@ export class RedisTaskStore implements TaskStore {
   async update(
     taskId: string,
     change: (record: TaskRecord) => TaskRecord | undefined,
-    seen?: TaskRecord,
+    options: UpdateOptions = {},
   ): Promise<TaskRecord | undefined> {
-    // The record the caller saw, at the revision it was read or written at: the compare-and-set
-    // below says whether it is still current, so the first attempt need not read it again.
-    const seenRev = seen && seen.taskId === taskId ? this.#revisions.get(seen) : undefined;
+    // The version the caller saw: the compare-and-set below says whether it is still current, so
+    // the first attempt need not read it again.
+    const { seen, announce } = options;
+    const seenVersion = seen && seen.taskId === taskId ? this.#versions.get(seen) : undefined;
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const trySeen = attempt === 0 && seenRev !== undefined;
-      const [rev, current] = trySeen ? [seenRev, seen!] : await this.#read(taskId);
-      if (!current || rev === undefined) return undefined;
+      const trySeen = attempt === 0 && seenVersion !== undefined;
+      const [version, current] = trySeen
+        ? [seenVersion, this.#open(taskId, seenVersion.body)]
+        : await this.#read(taskId);
+      if (!current || version === undefined) return undefined;
       const next = change(current);
       // Left as it is: said of the current record only, never of one that may have changed since.
       if (!next && trySeen) continue;
@@ -270,21 +278,24 @@ export class RedisTaskStore implements TaskStore {
       const owner = next.owner;
       const ledger = owner ? this.#ledgerKeys(owner) : undefined;
       const taskKey = this.#key(taskId);
+      const rev = String(Number(version.rev) + 1);
       const stored = await this.#redis.batonTaskSet(
         taskKey,
         ledger?.ledger ?? taskKey,
         this.#index.changed,
         ledger?.sum ?? taskKey,
         ledger?.expiry ?? taskKey,
+        version.rev,
         rev,
-        String(Number(rev) + 1),
         body,
         taskId,
         owner ? `${isTerminal(next) ? 'T' : 'L'}:${body.length}:${deleteAfter(next)}` : '',
         String(next.lastUpdatedAt),
+        this.#channel,
+        announce ? eventMessage(announce, taskId) : '',
       );
       if (stored === 1) {
-        this.#revisions.set(next, String(Number(rev) + 1));
+        this.#versions.set(next, { rev, body });
         return next;
       }
     }
@@ -323,7 +334,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async publish(taskId: string, kind: TaskEventKind): Promise<void> {
-    await this.#redis.publish(this.#channel, `${kind} ${taskId}`);
+    await this.#redis.publish(this.#channel, eventMessage(kind, taskId));
   }
 
   listen(listener: TaskEventListener): () => void {
@@ -372,20 +383,24 @@ export class RedisTaskStore implements TaskStore {
     return taskIds.map((taskId, n) => {
       const [error, body] = replies[n] ?? [];
       if (error) throw error;
-      if (typeof body !== 'string') return null;
-      const opened = openState(body, this.#keyRing, RECORD_BOUNDS.maxLength, RECORD_BOUNDS.inflationRatio);
-      return opened && opened.claims.id === taskId ? (opened.snapshot as TaskRecord) : undefined;
+      return typeof body === 'string' ? this.#open(taskId, body) : null;
     });
   }
 
-  async #read(taskId: string): Promise<[string | undefined, TaskRecord | undefined]> {
+  async #read(taskId: string): Promise<[StoredVersion | undefined, TaskRecord | undefined]> {
     const [rev, body, owner] = await this.#redis.hmget(this.#key(taskId), 'rev', 'body', 'owner');
     if (rev == null || body == null) return [undefined, undefined];
-    const opened = openState(body, this.#keyRing, RECORD_BOUNDS.maxLength, RECORD_BOUNDS.inflationRatio);
-    if (opened && opened.claims.id === taskId) return [rev, opened.snapshot as TaskRecord];
+    const record = this.#open(taskId, body);
+    if (record) return [{ rev, body }, record];
     // A body that does not open, or opens under another task's id, is no task at all.
     await this.#releaseUnreadable(taskId, rev, body, owner);
     return [undefined, undefined];
+  }
+
+  /** The record sealed in `body`, if it opens here and names this task. */
+  #open(taskId: string, body: string): TaskRecord | undefined {
+    const opened = openState(body, this.#keyRing, RECORD_BOUNDS.maxLength, RECORD_BOUNDS.inflationRatio);
+    return opened && opened.claims.id === taskId ? (opened.snapshot as TaskRecord) : undefined;
   }
 
   /**
@@ -452,6 +467,17 @@ export class RedisTaskStore implements TaskStore {
       singleUse: false,
     };
   }
+}
+
+/** A record as stored: its revision (for compare-and-set) and its sealed body. */
+interface StoredVersion {
+  rev: string;
+  body: string;
+}
+
+/** What travels on the events channel: the kind, a space, the task id (parsed in the constructor). */
+function eventMessage(kind: TaskEventKind, taskId: string): string {
+  return `${kind} ${taskId}`;
 }
 
 const TARGET_PREFIX = 'task ';

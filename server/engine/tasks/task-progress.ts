@@ -35,13 +35,12 @@ export function progressWriter({
     lastWrite = now;
     const lastUpdatedAt = clock();
     const statusMessage = message ?? (total === undefined ? `${progress}` : `${progress} of ${total}`);
-    let written = false;
     void store
-      .update(taskId, (r) => {
-        written = !isTerminal(r) && holdsClaim(r, claim);
-        return written ? { ...r, statusMessage, lastUpdatedAt } : undefined;
-      })
-      .then(() => (written ? store.publish(taskId, 'changed') : undefined))
+      .update(
+        taskId,
+        (r) => (!isTerminal(r) && holdsClaim(r, claim) ? { ...r, statusMessage, lastUpdatedAt } : undefined),
+        { announce: 'changed' },
+      )
       .catch(() => {});
   };
 }

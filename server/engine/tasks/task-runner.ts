@@ -223,11 +223,11 @@ export class TaskRunner {
           history: withHistory(before, now, { e: 'start', i: this.#instance }),
         };
       },
-      record,
+      // A resumed step changes nothing a client sees: the task was working before and still is.
+      { seen: record, ...(resumed ? {} : { announce: 'changed' }) },
     );
     if (!claimed || !holdsClaim(claimed, claim)) return undefined;
     if (resumed) this.#logger.info('task_step_resumed', { taskId, jobId });
-    else await store.publish(taskId, 'changed');
     return {
       run: { taskId, jobId, claim, controller: new AbortController(), visited: new Set() },
       record: claimed,
@@ -340,38 +340,43 @@ export class TaskRunner {
       pause.kind === 'asking' ? wireQuestions(record, pause, askCounts, this.#clock()) : {};
     const status = pause.kind === 'asking' ? 'input_required' : 'working';
     let written: TaskRecord | undefined;
-    const stored = await this.#o.store.update(taskId, (r) => {
-      written = undefined;
-      if (isTerminal(r) || !holdsClaim(r, run.claim)) return undefined;
-      const now = this.#clock();
-      const ended = (x: StepEnd, k?: string[]) => ({
-        history: withHistory(r, now, { e: 'end', i: this.#instance, x, ...(k ? { k } : {}) }, run.visited),
-      });
-      const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: now };
-      if (r.cancelRequested) {
-        return (written = { ...base, ...terminalFields(), ...cancelledOutcome(), ...ended('cancelled') });
-      }
-      // At a question the last progress message would be stale: say what the task waits for.
-      const waitingFor =
-        status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
-      return (written = {
-        ...base,
-        status,
-        snapshot,
-        version,
-        timers,
-        asked,
-        answers: {},
-        answeredAt: undefined,
-        askCounts,
-        ...waitingFor,
-        ...(status === 'input_required' ? ended('asked', Object.keys(asked)) : ended('timer')),
-      });
-    });
+    // `record` is the claimed record: unless progress was written meanwhile, it is still current.
+    const update = { seen: record, announce: 'changed' } as const;
+    const stored = await this.#o.store.update(
+      taskId,
+      (r) => {
+        written = undefined;
+        if (isTerminal(r) || !holdsClaim(r, run.claim)) return undefined;
+        const now = this.#clock();
+        const ended = (x: StepEnd, k?: string[]) => ({
+          history: withHistory(r, now, { e: 'end', i: this.#instance, x, ...(k ? { k } : {}) }, run.visited),
+        });
+        const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: now };
+        if (r.cancelRequested) {
+          return (written = { ...base, ...terminalFields(), ...cancelledOutcome(), ...ended('cancelled') });
+        }
+        // At a question the last progress message would be stale: say what the task waits for.
+        const waitingFor =
+          status === 'input_required' ? { statusMessage: `Waiting for input: ${Object.keys(asked).join(', ')}` } : {};
+        return (written = {
+          ...base,
+          status,
+          snapshot,
+          version,
+          timers,
+          asked,
+          answers: {},
+          answeredAt: undefined,
+          askCounts,
+          ...waitingFor,
+          ...(status === 'input_required' ? ended('asked', Object.keys(asked)) : ended('timer')),
+        });
+      },
+      update,
+    );
     // A run that lost its claim leaves the task, its timers and their jobs to the run that took it.
     if (!written) return;
     this.#telemetry?.metrics?.taskStatus(written.status, written.tool);
-    await this.#o.store.publish(taskId, 'changed');
     const next = stored && !isTerminal(stored) ? stored.timers[0] : undefined;
     if (next) await this.#o.queue.schedule(taskId, { jobKey: `t${next.dueAt}`, runAt: next.dueAt });
   }
@@ -421,22 +426,25 @@ export class TaskRunner {
     visited?: Iterable<string>,
   ): Promise<void> {
     let ended: TaskRecord | undefined;
-    await this.#o.store.update(taskId, (r) => {
-      ended = undefined;
-      if (isTerminal(r) || !mayWrite(r)) return undefined;
-      const now = this.#clock();
-      return (ended = {
-        ...r,
-        ...terminalFields(),
-        ...outcome,
-        ...releasedClaim(),
-        phase: 'idle',
-        lastUpdatedAt: now,
-        history: withHistory(r, now, entry, visited),
-      });
-    });
+    await this.#o.store.update(
+      taskId,
+      (r) => {
+        ended = undefined;
+        if (isTerminal(r) || !mayWrite(r)) return undefined;
+        const now = this.#clock();
+        return (ended = {
+          ...r,
+          ...terminalFields(),
+          ...outcome,
+          ...releasedClaim(),
+          phase: 'idle',
+          lastUpdatedAt: now,
+          history: withHistory(r, now, entry, visited),
+        });
+      },
+      { announce: 'changed' },
+    );
     if (!ended) return;
     this.#telemetry?.metrics?.taskStatus(ended.status, ended.tool);
-    await this.#o.store.publish(taskId, 'changed');
   }
 }

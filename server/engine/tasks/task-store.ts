@@ -23,6 +23,25 @@ export interface TaskHead {
   ttlMs: number;
 }
 
+/** How `TaskStore.update` may save work: neither changes what is stored. */
+export interface UpdateOptions {
+  /**
+   * A record this store handed out for the task a moment ago (by `get` or `update`), which the
+   * caller decided on: a store that knows which version of the record it was may try `change` on
+   * that version first rather than read the record again, a compare-and-set telling whether it is
+   * still current (Redis: one read a step less). What is tried is the version as stored, never
+   * the object itself, which the caller may have handed to code that changed it in place. A
+   * `change` that leaves a seen version as it is, is tried again on the current one.
+   */
+  seen?: TaskRecord;
+  /**
+   * Published to every instance once `change` is stored, and only then (a change left undone
+   * publishes nothing): Redis publishes it in the same script as the write, a round trip less
+   * than `publish` after `update`.
+   */
+  announce?: TaskEventKind;
+}
+
 /**
  * Where tasks are kept between steps: `MemoryTaskStore` for one instance, `RedisTaskStore` for a
  * fleet. Every change to a record is atomic, since steps, updates and cancels race.
@@ -53,17 +72,11 @@ export interface TaskStore {
    * Applies `change` to the current record atomically, retrying if another instance changed it
    * first. `change` returns the new record, or undefined to leave it as it is. Resolves with the
    * record as stored afterwards (undefined if there is none).
-   *
-   * `seen` is a record this store handed out for the task a moment ago (by `get` or `update`),
-   * which the caller decided on: a store that knows which version of the record it was may try
-   * `change` on it first rather than read the record again, a compare-and-set telling whether it
-   * is still current (Redis: one read and one opening of the sealed record less a step). A `change`
-   * that leaves a seen record as it is, is tried again on the current one.
    */
   update(
     taskId: string,
     change: (record: TaskRecord) => TaskRecord | undefined,
-    seen?: TaskRecord,
+    options?: UpdateOptions,
   ): Promise<TaskRecord | undefined>;
   /**
    * A page of every principal's tasks, most recently changed first, as summaries (task-summary.ts:

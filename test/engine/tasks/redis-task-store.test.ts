@@ -67,21 +67,22 @@ describe('RedisTaskStore', () => {
     expect((stored!.snapshot!.context as { count: number }).count).to.equal(25);
   });
 
+  const phase = (value: TaskRecord['phase']) => (r: TaskRecord) => ({ ...r, phase: value });
+
   describe('update on a record it handed out (seen)', () => {
     const reads = async () => Number(/cmdstat_hmget:calls=(\d+)/.exec(await raw.info('commandstats'))?.[1] ?? 0);
-    const phase = (value: TaskRecord['phase']) => (r: TaskRecord) => ({ ...r, phase: value });
 
     it('changes it without reading it again while it is current', async () => {
       await store.create(record('t-seen'));
       const seen = (await store.get('t-seen'))!;
       const before = await reads();
-      const stored = await store.update('t-seen', phase('running'), seen);
+      const stored = await store.update('t-seen', phase('running'), { seen });
       expect(await reads(), 'HMGET calls').to.equal(before);
       expect(stored?.phase).to.equal('running');
       expect((await store.get('t-seen'))?.phase).to.equal('running');
       // What it wrote is seen too: the next change skips its read as well.
       const again = await reads();
-      await store.update('t-seen', phase('idle'), stored);
+      await store.update('t-seen', phase('idle'), { seen: stored! });
       expect(await reads(), 'HMGET calls').to.equal(again);
       expect((await store.get('t-seen'))?.phase).to.equal('idle');
     });
@@ -90,7 +91,7 @@ describe('RedisTaskStore', () => {
       await store.create(record('t-stale'));
       const seen = (await store.get('t-stale'))!;
       await store.update('t-stale', (r) => ({ ...r, cancelRequested: true }));
-      const stored = await store.update('t-stale', phase('running'), seen);
+      const stored = await store.update('t-stale', phase('running'), { seen });
       expect(stored).to.include({ phase: 'running', cancelRequested: true });
       expect(await store.get('t-stale')).to.include({ phase: 'running', cancelRequested: true });
     });
@@ -101,9 +102,60 @@ describe('RedisTaskStore', () => {
       await store.update('t-nochange', phase('idle'));
       // On the seen record (running) this leaves it as it is; on the current one (idle) it claims.
       const claim = (r: TaskRecord) => (r.phase === 'idle' ? { ...r, phase: 'running' as const } : undefined);
-      const stored = await store.update('t-nochange', claim, seen);
+      const stored = await store.update('t-nochange', claim, { seen });
       expect(stored?.phase).to.equal('running');
       expect((await store.get('t-nochange'))?.phase).to.equal('running');
+    });
+  });
+
+  it('tries a seen record as stored, not as its object was changed in place since', async () => {
+    await store.create(record('t-mutated'));
+    const seen = (await store.get('t-mutated'))!;
+    // A step hands the record's arguments to the tool's machine, which may change them in place.
+    (seen.arguments as Record<string, unknown>).secret = 'changed in place';
+    await store.update('t-mutated', phase('running'), { seen });
+    const stored = await store.get('t-mutated');
+    expect(stored?.phase).to.equal('running');
+    expect(stored?.arguments).to.deep.equal(record('t-mutated').arguments);
+  });
+
+  describe('announcing a change (announce)', () => {
+    const published = async (run: () => Promise<unknown>) => {
+      const heard: string[] = [];
+      const stop = store.listen((taskId, kind) => heard.push(`${kind} ${taskId}`));
+      await store.ready();
+      const publishes = async () =>
+        Number(/cmdstat_publish:calls=(\d+)/.exec(await raw.info('commandstats'))?.[1] ?? 0);
+      const before = await publishes();
+      await run();
+      const sent = (await publishes()) - before;
+      // Delivered through Redis: wait for the message rather than assume it has arrived.
+      for (let n = 0; n < 100 && heard.length < sent; n++) await new Promise((r) => setTimeout(r, 10));
+      stop();
+      return { heard, sent };
+    };
+
+    it('publishes in the script that stores the change, not in a PUBLISH of its own', async () => {
+      await store.create(record('t-announce'));
+      const monitor = await raw.monitor();
+      const publishes: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[], source: string) => {
+        if (args[0]?.toLowerCase() === 'publish') publishes.push(source.startsWith('lua') ? 'in script' : 'own');
+      });
+      const { heard, sent } = await published(() =>
+        store.update('t-announce', phase('running'), { announce: 'changed' }),
+      );
+      monitor.disconnect();
+      expect(heard).to.deep.equal(['changed t-announce']);
+      expect(sent).to.equal(1);
+      expect(publishes).to.deep.equal(['in script']);
+    });
+
+    it('publishes nothing when the change is left undone', async () => {
+      await store.create(record('t-quiet'));
+      const { heard, sent } = await published(() => store.update('t-quiet', () => undefined, { announce: 'changed' }));
+      expect(heard).to.deep.equal([]);
+      expect(sent).to.equal(0);
     });
   });
 
