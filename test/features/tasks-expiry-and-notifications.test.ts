@@ -4,7 +4,16 @@
  */
 import { expect } from 'chai';
 import { callTool } from '../helpers/mcp-http.js';
-import { getTask, isStatus, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import {
+  getTask,
+  isStatus,
+  listenToTasks,
+  notificationsAfter,
+  resultOf,
+  TASK_CLIENT,
+  taskRpc,
+  waitForTask,
+} from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { sseMessages } from '../helpers/sse-events.js';
 
@@ -42,6 +51,22 @@ describe('task expiry', () => {
     now += 5 * 60_000;
     const gone = await taskRpc(server.url, 'tasks/get', { taskId: created.taskId });
     expect(gone.body.error.code).to.equal(-32602);
+  });
+
+  it('announces an expiry on subscriptions/listen, though nobody reads the task', async () => {
+    const created = resultOf(
+      await callTool(
+        server.url,
+        'ship-release',
+        { service: 'b', version: '1', bakeSeconds: 3600 },
+        {},
+        { capabilities: TASK_CLIENT },
+      ),
+    );
+    // Once listening, only the expiry sweep can end the task: no request reads it.
+    const notes = await notificationsAfter(server.url, [created.taskId], () => (now += 61_000));
+    expect(notes.at(-1)).to.include({ taskId: created.taskId, status: 'failed' });
+    expect(notes.at(-1).statusMessage).to.match(/expired/);
   });
 });
 

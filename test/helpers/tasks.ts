@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { isTerminalStatus, TASKS_EXTENSION } from '../../server/engine/index.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
 import { requestMeta, rpc, type RawResponse } from './mcp-http.js';
+import { sseMessages } from './sse-events.js';
 
 /** A client that takes tasks and can answer forms. */
 export const TASK_CLIENT = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } };
@@ -64,4 +65,19 @@ export function listenToTasks(
       params: { notifications: { taskIds }, _meta: requestMeta(options.capabilities ?? TASK_CLIENT) },
     }),
   });
+}
+
+/**
+ * The task notifications `url` streams for `taskIds` once the listen is acknowledged and `act` has
+ * run (moving a clock, stopping an instance, …), until the stream ends (every task terminal).
+ */
+export async function notificationsAfter(url: string, taskIds: string[], act: () => unknown): Promise<any[]> {
+  const messages = sseMessages(await listenToTasks(url, taskIds))[Symbol.asyncIterator]();
+  expect((await messages.next()).value?.method).to.equal('notifications/subscriptions/acknowledged');
+  await act();
+  const notes: any[] = [];
+  for (let next = await messages.next(); !next.done; next = await messages.next()) {
+    if (next.value.method === 'notifications/tasks') notes.push(next.value.params);
+  }
+  return notes;
 }

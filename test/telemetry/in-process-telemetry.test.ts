@@ -16,7 +16,7 @@ import { exampleTools, createMemoryVault } from '../../machines/index.js';
 import { initializeSession } from '../helpers/legacy-http.js';
 import { callTool, rpc } from '../helpers/mcp-http.js';
 import { numberTask } from '../helpers/number-task.js';
-import { listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { isStatus, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 class CollectingReader extends MetricReader {
@@ -250,8 +250,29 @@ describe('telemetry with an SDK the host registers', function () {
     const { response } = await initializeSession(server.url);
     expect(response.headers.get('mcp-session-id')).to.be.a('string');
     expect(await count('baton.legacy.sessions', {})).to.be.at.least(1);
-    // Every task created so far has its expiry check scheduled: a durable timer each.
+    // A release approved bakes on a durable timer: one pending until it falls due.
+    const { taskId } = resultOf(
+      await callTool(
+        server.url,
+        'ship-release',
+        { service: 'a', version: '1', bakeSeconds: 3600 },
+        {},
+        { capabilities: TASK_CLIENT },
+      ),
+    );
+    await waitForTask(server.url, taskId, isStatus('input_required'));
+    resultOf(
+      await taskRpc(server.url, 'tasks/update', {
+        taskId,
+        inputResponses: { approve: { action: 'accept', content: { approve: true } } },
+      }),
+    );
+    const deadline = Date.now() + 5000;
+    while ((await count('baton.task.timers.pending', {})) < 1 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     expect(await count('baton.task.timers.pending', {})).to.be.at.least(1);
+    await taskRpc(server.url, 'tasks/cancel', { taskId });
     expect((await points('baton.task.queue.depth')).map((p) => p.value)).to.deep.equal([0]);
   });
 

@@ -48,6 +48,8 @@ interface Stored {
 export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, Stored>();
   readonly #owners = new Map<string, OwnerUsage>();
+  /** Task id -> when its ttl runs out (or its sweep lease ends), for the tasks not yet ended. */
+  readonly #deadlines = new Map<string, number>();
   readonly #events = new EventEmitter();
   readonly #clock: () => number;
   readonly #maxBytes: number;
@@ -139,6 +141,18 @@ export class MemoryTaskStore implements TaskStore {
     return { tasks };
   }
 
+  async claimExpired(now: number, limit: number, leaseMs: number): Promise<string[]> {
+    const due: string[] = [];
+    for (const [taskId, dueAt] of this.#deadlines) {
+      if (due.length >= limit) break;
+      if (dueAt > now) continue;
+      if (!this.#live(taskId)) continue;
+      this.#deadlines.set(taskId, now + leaseMs);
+      due.push(taskId);
+    }
+    return due;
+  }
+
   async publish(taskId: string, kind: TaskEventKind): Promise<void> {
     this.#events.emit('event', taskId, kind);
   }
@@ -186,6 +200,15 @@ export class MemoryTaskStore implements TaskStore {
     this.#remove(taskId);
     this.#records.set(taskId, { record, bytes });
     this.#count(record, bytes, 1);
+    // Set once, at creation: a later write keeps the deadline, or the lease the sweep took on it.
+    if (isTerminal(record)) this.#deadlines.delete(taskId);
+    else if (!this.#deadlines.has(taskId)) this.#deadlines.set(taskId, record.createdAt + record.ttlMs);
+  }
+
+  /** Deletes a record for good (its retention is over). */
+  #delete(taskId: string): void {
+    this.#remove(taskId);
+    this.#deadlines.delete(taskId);
   }
 
   #remove(taskId: string): void {
@@ -209,7 +232,7 @@ export class MemoryTaskStore implements TaskStore {
   #live(taskId: string): TaskRecord | undefined {
     const stored = this.#records.get(taskId);
     if (stored && this.#clock() >= deleteAfter(stored.record)) {
-      this.#remove(taskId);
+      this.#delete(taskId);
       return undefined;
     }
     return stored?.record;
@@ -221,6 +244,6 @@ export class MemoryTaskStore implements TaskStore {
     // At most once a second: a loop creating tasks must not walk every record each time.
     if (now - this.#lastSweep < 1000) return;
     this.#lastSweep = now;
-    for (const [id, { record }] of this.#records) if (now >= deleteAfter(record)) this.#remove(id);
+    for (const [id, { record }] of this.#records) if (now >= deleteAfter(record)) this.#delete(id);
   }
 }

@@ -78,7 +78,8 @@ const MAX_CAS_ATTEMPTS = 50;
 // With an owner (ARGV[3], the task id), the task is entered in the owner's ledger (KEYS[2], its
 // totals KEYS[5], its expiry set KEYS[6]: redis-owner-ledger.ts), and with quotas (ARGV[6] = '1')
 // checked against them first, in the same atomic step. It enters the task in the list's index too
-// (KEYS[3], KEYS[4]: redis-task-index.ts).
+// (KEYS[3], KEYS[4]: redis-task-index.ts), and its ttl's end (ARGV[13]) in the deadlines (KEYS[7],
+// for the expiry sweep).
 const CREATE = `${LEDGER_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
 local now = tonumber(ARGV[5])
@@ -98,16 +99,19 @@ if ARGV[3] ~= '' then
   end
 end
 ${INDEX_ON_CREATE}
+redis.call('ZADD', KEYS[7], ARGV[13], ARGV[11])
 return {1}`;
 // Replaces the body only if nobody changed it since it was read; keeps the owner's ledger entry
 // (KEYS[2], field ARGV[4]; totals KEYS[4], expiry set KEYS[5]) and the task's place in the list
-// (KEYS[3], redis-task-index.ts) in step; then publishes ARGV[8] on channel ARGV[7], if given, so
-// every instance hears of the change in the round trip that made it.
+// (KEYS[3], redis-task-index.ts) in step; takes an ended task (ARGV[9] = '1') out of the deadlines
+// (KEYS[6]); then publishes ARGV[8] on channel ARGV[7], if given, so every instance hears of the
+// change in the round trip that made it.
 const COMPARE_AND_SET = `${LEDGER_LUA}
 if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'body', ARGV[3])
 if ARGV[5] ~= '' then update(KEYS[2], KEYS[4], KEYS[5], ARGV[4], ARGV[5]) end
 ${INDEX_ON_UPDATE}
+if ARGV[9] == '1' then redis.call('ZREM', KEYS[6], ARGV[4]) end
 if ARGV[8] ~= '' then redis.call('PUBLISH', ARGV[7], ARGV[8]) end
 return 1`;
 // Frees the entry of a record that does not open (KEYS[1], if still at rev ARGV[1]) in its
@@ -118,6 +122,21 @@ if redis.call('HGET', KEYS[1], 'rev') ~= ARGV[1] then return 0 end
 if KEYS[2] ~= KEYS[1] then leave(KEYS[2], KEYS[3], KEYS[4], ARGV[2]) end
 return 1`;
 
+// Up to ARGV[2] tasks of the deadlines (KEYS[1]) due by ARGV[1], each leased until ARGV[3]. One
+// whose record is gone (ARGV[4] .. id: its retention ran out) leaves the deadlines instead. The
+// records are read by name, not declared: in a cluster they share the deadlines' slot (one hash tag).
+const CLAIM_EXPIRED = `
+local claimed = {}
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))) do
+  if redis.call('EXISTS', ARGV[4] .. id) == 1 then
+    redis.call('ZADD', KEYS[1], ARGV[3], id)
+    claimed[#claimed + 1] = id
+  else
+    redis.call('ZREM', KEYS[1], id)
+  end
+end
+return claimed`;
+
 /**
  * The store's scripts as commands of its connection: sent once, then run by their digest
  * (EVALSHA; ioredis loads a script again if Redis lost it), not resent whole with every call.
@@ -126,12 +145,14 @@ type ScriptedRedis = IndexRedis & {
   batonTaskCreate(...args: string[]): Promise<number[]>;
   batonTaskSet(...args: string[]): Promise<number>;
   batonTaskRelease(...args: string[]): Promise<number>;
+  batonTaskClaimExpired(...args: string[]): Promise<string[]>;
 };
 
 function scriptedRedis(target: RedisTarget): ScriptedRedis {
   const redis = connectRedis(target, { maxRetriesPerRequest: 2 });
-  redis.defineCommand('batonTaskCreate', { numberOfKeys: 6, lua: CREATE });
-  redis.defineCommand('batonTaskSet', { numberOfKeys: 5, lua: COMPARE_AND_SET });
+  redis.defineCommand('batonTaskCreate', { numberOfKeys: 7, lua: CREATE });
+  redis.defineCommand('batonTaskSet', { numberOfKeys: 6, lua: COMPARE_AND_SET });
+  redis.defineCommand('batonTaskClaimExpired', { numberOfKeys: 1, lua: CLAIM_EXPIRED });
   redis.defineCommand('batonTaskRelease', { numberOfKeys: 4, lua: RELEASE });
   defineIndexCommands(redis);
   return redis as ScriptedRedis;
@@ -145,6 +166,8 @@ export class RedisTaskStore implements TaskStore {
   readonly #prefix: string;
   readonly #channel: string;
   readonly #index: { changed: string; expires: string };
+  /** Task id -> when its ttl runs out (or its sweep lease ends), for the tasks not yet ended. */
+  readonly #deadlines: string;
   readonly #listeners = new Set<TaskEventListener>();
   readonly #memory: RedisMemoryWatch;
   readonly #logger: Logger;
@@ -174,6 +197,8 @@ export class RedisTaskStore implements TaskStore {
     this.#prefix = clusterPrefix(target, options.prefix ?? 'baton:task:');
     this.#channel = `${this.#prefix}events`;
     this.#index = indexKeys(this.#prefix);
+    // A colon, which no task id holds: never mistaken for a task.
+    this.#deadlines = `${this.#prefix}index:deadlines`;
     this.#subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.#channel) return;
       const space = message.indexOf(' ');
@@ -206,6 +231,7 @@ export class RedisTaskStore implements TaskStore {
       this.#index.expires,
       ledger?.sum ?? taskKey,
       ledger?.expiry ?? taskKey,
+      this.#deadlines,
       body,
       String(deleteAfter(record)),
       owner ? record.taskId : '',
@@ -218,6 +244,7 @@ export class RedisTaskStore implements TaskStore {
       owner ?? '',
       record.taskId,
       String(record.lastUpdatedAt),
+      String(record.createdAt + record.ttlMs),
     );
     if (created === 1) return;
     if (created === 0) throw new Error(`task ${record.taskId} exists`);
@@ -285,6 +312,7 @@ export class RedisTaskStore implements TaskStore {
         this.#index.changed,
         ledger?.sum ?? taskKey,
         ledger?.expiry ?? taskKey,
+        this.#deadlines,
         version.rev,
         rev,
         body,
@@ -293,6 +321,7 @@ export class RedisTaskStore implements TaskStore {
         String(next.lastUpdatedAt),
         this.#channel,
         announce ? eventMessage(announce, taskId) : '',
+        isTerminal(next) ? '1' : '0',
       );
       if (stored === 1) {
         this.#versions.set(next, { rev, body });
@@ -331,6 +360,16 @@ export class RedisTaskStore implements TaskStore {
       if (entries.length <= need) return { tasks };
       if (tasks.length === q.limit || scanned >= MAX_TASKS_SCANNED) return { tasks, cursor: encodeCursor(after!) };
     }
+  }
+
+  async claimExpired(now: number, limit: number, leaseMs: number): Promise<string[]> {
+    return this.#redis.batonTaskClaimExpired(
+      this.#deadlines,
+      String(now),
+      String(limit),
+      String(now + leaseMs),
+      this.#prefix,
+    );
   }
 
   async publish(taskId: string, kind: TaskEventKind): Promise<void> {

@@ -13,7 +13,7 @@ export type StuckReason =
   | 'queued_unstarted'
   /** Waiting for a timer that fell due more than `timerGraceMs` ago: its timer job may be lost. */
   | 'timer_overdue'
-  /** Past its ttl and still not terminal: its expiry job did not run. */
+  /** Past its ttl and still not terminal: no expiry sweep has reached it (no instance, or the store away). */
   | 'expired'
   /** Not changed for longer than `unchangedMs`, whatever it waits for. */
   | 'unchanged';

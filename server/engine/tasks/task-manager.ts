@@ -116,9 +116,9 @@ export class TaskManager {
     // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
     // Over a quota, the store refuses it (TaskLimitError) and nothing is stored or queued.
     await this.#o.store.create(record);
+    // An idle task still fails when its ttl runs out: the store keeps its deadline for the expiry
+    // sweep (expiry-sweep.ts), no job of its own.
     await this.#o.queue.schedule(record.taskId, { jobKey: 'start' });
-    // The TTL is enforced by a job too, so an idle task still fails when it expires.
-    await this.#o.queue.schedule(record.taskId, { jobKey: 'expire', runAt: record.createdAt + record.ttlMs });
     this.#o.telemetry?.metrics?.taskStatus('working', record.tool);
     return toCreatedTask(record);
   }
@@ -243,7 +243,7 @@ export class TaskManager {
   /**
    * `read` of this principal's task: one read of the store, without copying the record
    * (task-store.ts, peek). A task whose ttl ran out while nothing ran it is failed first, rather
-   * than when the expiry job comes.
+   * than when the expiry sweep comes to it.
    */
   async #read<T>(
     taskId: unknown,
@@ -258,20 +258,24 @@ export class TaskManager {
       return !isTerminal(r) && this.#clock() >= r.createdAt + r.ttlMs ? EXPIRED : { value: read(r) };
     });
     if (seen !== EXPIRED) return seen?.value;
-    await this.#expire(taskId);
+    await this.expire(taskId);
     return this.#o.store.peek(taskId, (r) => (ours(r) ? read(r) : undefined));
   }
 
-  async #expire(taskId: string): Promise<void> {
-    const phase = await this.#o.store.peek(taskId, (r) => (isTerminal(r) ? 'terminal' : r.phase));
-    if (phase === undefined || phase === 'terminal') return;
+  /** Ends a task whose ttl ran out, unless it has ended; a running step is stopped and ends it itself. */
+  async expire(taskId: string): Promise<void> {
+    // Not yet, by this instance's clock (clocks differ a little between instances): the sweep hands
+    // it out again once its lease is over.
+    const due = (r: Readonly<TaskRecord>) => this.#clock() >= r.createdAt + r.ttlMs;
+    const phase = await this.#o.store.peek(taskId, (r) => (isTerminal(r) || !due(r) ? 'left' : r.phase));
+    if (phase === undefined || phase === 'left') return;
     if (phase === 'running') {
       // Its step is stopped wherever it runs; the runner then records the expiry.
       return void (await this.#o.store.publish(taskId, 'cancel'));
     }
     let expired = false;
     const stored = await this.#o.store.update(taskId, (r) => {
-      expired = !(isTerminal(r) || r.phase === 'running');
+      expired = !(isTerminal(r) || r.phase === 'running') && due(r);
       if (!expired) return undefined;
       const now = this.#clock();
       return {

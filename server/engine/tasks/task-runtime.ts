@@ -6,6 +6,7 @@ import type { AnyStateMachine } from 'xstate';
 import { JsonSchemaValidator } from '../json-schema-validator.js';
 import type { Logger } from '../logger.js';
 import { definedFields } from '../plain-objects.js';
+import { ExpirySweep } from './expiry-sweep.js';
 import { TaskManager } from './task-manager.js';
 import type { TaskQueue } from './task-queue.js';
 import type { ToWireError } from './task-record.js';
@@ -33,6 +34,8 @@ export interface TaskRuntimeOptions {
   versionWaitMs?: number;
   /** Names this instance in each task's timeline (TaskRunnerOptions.instanceId). */
   instanceId?: string;
+  /** How often this instance ends tasks past their ttl (expiry-sweep.ts; 1 s). */
+  expirySweepMs?: number;
 }
 
 export interface TaskRuntime {
@@ -78,9 +81,18 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     ...(queue.timersPending ? { timersPending: () => queue.timersPending!() } : {}),
   });
   queue.start((taskId, jobId) => runner.advance(taskId, jobId));
+  const sweep = new ExpirySweep({
+    store,
+    expire: (taskId) => manager.expire(taskId),
+    clock: clock ?? Date.now,
+    logger: options.logger,
+    ...definedFields({ intervalMs: options.expirySweepMs }),
+  });
+  sweep.start();
   return {
     manager,
     close: async () => {
+      await sweep.stop();
       runner.close();
       await queue.close();
       await store.close();

@@ -91,6 +91,14 @@ export interface TaskStore {
    * leaves the record as it was. A store without it keeps no quotas.
    */
   useQuotas?(quotas: TaskQuotas): void;
+  /**
+   * Up to `limit` tasks whose ttl ran out by `now` and that no write has ended since, for the
+   * expiry sweep (expiry-sweep.ts). Each is handed out once a `leaseMs`: instances sweeping
+   * together get different ones, and one handed to an instance that died comes back once its lease
+   * is over. A task leaves the list when a write ends it or its record is deleted, so an ended task
+   * costs the sweep nothing.
+   */
+  claimExpired(now: number, limit: number, leaseMs: number): Promise<string[]>;
   /** Tells every instance sharing the store (this one included). */
   publish(taskId: string, kind: TaskEventKind): Promise<void>;
   /** Receives every published event; returns the function that stops listening. */
