@@ -3,7 +3,6 @@
  * notifications on a real `subscriptions/listen` stream.
  */
 import { expect } from 'chai';
-import { callTool } from '../helpers/mcp-http.js';
 import {
   getTask,
   isStatus,
@@ -13,6 +12,7 @@ import {
   TASK_CLIENT,
   taskRpc,
   waitForTask,
+  createTask,
 } from '../helpers/tasks.js';
 import { startTestServer, type RunningServer } from '../helpers/test-server.js';
 import { sseMessages } from '../helpers/sse-events.js';
@@ -30,15 +30,7 @@ describe('task expiry', () => {
   });
 
   it('fails a task once its ttlMs has passed, then answers -32602 for it', async () => {
-    const created = resultOf(
-      await callTool(
-        server.url,
-        'ship-release',
-        { service: 'a', version: '1', bakeSeconds: 3600 },
-        {},
-        { capabilities: TASK_CLIENT },
-      ),
-    );
+    const created = await createTask(server.url, 'ship-release', { service: 'a', version: '1', bakeSeconds: 3600 });
     expect(created.ttlMs).to.equal(60_000);
     expect((await getTask(server.url, created.taskId)).status).to.be.oneOf(['working', 'input_required']);
     now += 59_000;
@@ -54,15 +46,7 @@ describe('task expiry', () => {
   });
 
   it('announces an expiry on subscriptions/listen, though nobody reads the task', async () => {
-    const created = resultOf(
-      await callTool(
-        server.url,
-        'ship-release',
-        { service: 'b', version: '1', bakeSeconds: 3600 },
-        {},
-        { capabilities: TASK_CLIENT },
-      ),
-    );
+    const created = await createTask(server.url, 'ship-release', { service: 'b', version: '1', bakeSeconds: 3600 });
     // Once listening, only the expiry sweep can end the task: no request reads it.
     const notes = await notificationsAfter(server.url, [created.taskId], () => (now += 61_000));
     expect(notes.at(-1)).to.include({ taskId: created.taskId, status: 'failed' });
@@ -85,15 +69,7 @@ describe('task status notifications on subscriptions/listen', () => {
     listenToTasks(server.url, taskIds, { capabilities });
 
   it('streams the detailed task on each change, as tasks/get would show it, and ends once it is terminal', async () => {
-    const { taskId } = resultOf(
-      await callTool(
-        server.url,
-        'ship-release',
-        { service: 'a', version: '1', bakeSeconds: 1 },
-        {},
-        { capabilities: TASK_CLIENT },
-      ),
-    );
+    const { taskId } = await createTask(server.url, 'ship-release', { service: 'a', version: '1', bakeSeconds: 1 });
     const response = await listen([taskId, 'unknown-task-id-00000000']);
     expect(response.headers.get('content-type')).to.contain('text/event-stream');
     const seen: any[] = [];

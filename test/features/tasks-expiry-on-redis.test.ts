@@ -6,10 +6,9 @@
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { BullMqTaskQueue, RedisTaskStore } from '../../server/engine/index.js';
-import { callTool } from '../helpers/mcp-http.js';
 import { REDIS, requireBinaries } from '../helpers/required-binary.js';
 import { startRedis, type RunningRedis } from '../../bench/redis/index.js';
-import { isStatus, notificationsAfter, resultOf, TASK_CLIENT, waitForTask } from '../helpers/tasks.js';
+import { createTask, isStatus, notificationsAfter, waitForTask } from '../helpers/tasks.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 describe('task expiry on Redis', function () {
@@ -51,15 +50,7 @@ describe('task expiry on Redis', function () {
     now = Date.now();
     const creator = await start();
     const survivor = await start();
-    const created = resultOf(
-      await callTool(
-        creator.url,
-        'ship-release',
-        { service: 'a', version: '1', bakeSeconds: 3600 },
-        {},
-        { capabilities: TASK_CLIENT },
-      ),
-    );
+    const created = await createTask(creator.url, 'ship-release', { service: 'a', version: '1', bakeSeconds: 3600 });
     // Its first step has run to the release's approval, a question: nothing is due later.
     expect((await waitForTask(creator.url, created.taskId, isStatus('input_required'))).status).to.equal(
       'input_required',

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { isTerminalStatus, TASKS_EXTENSION } from '../../server/engine/index.js';
 import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
-import { requestMeta, rpc, type RawResponse } from './mcp-http.js';
+import { callTool, requestMeta, rpc, type RawResponse } from './mcp-http.js';
 import { sseMessages } from './sse-events.js';
 
 /** A client that takes tasks and can answer forms. */
@@ -80,4 +80,9 @@ export async function notificationsAfter(url: string, taskIds: string[], act: ()
     if (next.value.method === 'notifications/tasks') notes.push(next.value.params);
   }
   return notes;
+}
+
+/** `tools/call` of `tool` by a client that takes tasks: the created task (`taskId`, `ttlMs`, …). */
+export async function createTask(url: string, tool: string, args: Record<string, unknown>): Promise<any> {
+  return resultOf(await callTool(url, tool, args, {}, { capabilities: TASK_CLIENT }));
 }

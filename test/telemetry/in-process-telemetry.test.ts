@@ -16,7 +16,7 @@ import { exampleTools, createMemoryVault } from '../../machines/index.js';
 import { initializeSession } from '../helpers/legacy-http.js';
 import { callTool, rpc } from '../helpers/mcp-http.js';
 import { numberTask } from '../helpers/number-task.js';
-import { isStatus, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask } from '../helpers/tasks.js';
+import { isStatus, listenToTasks, resultOf, TASK_CLIENT, taskRpc, waitForTask, createTask } from '../helpers/tasks.js';
 import { startTestServer, testKeyRing, type RunningServer } from '../helpers/test-server.js';
 
 class CollectingReader extends MetricReader {
@@ -251,15 +251,7 @@ describe('telemetry with an SDK the host registers', function () {
     expect(response.headers.get('mcp-session-id')).to.be.a('string');
     expect(await count('baton.legacy.sessions', {})).to.be.at.least(1);
     // A release approved bakes on a durable timer: one pending until it falls due.
-    const { taskId } = resultOf(
-      await callTool(
-        server.url,
-        'ship-release',
-        { service: 'a', version: '1', bakeSeconds: 3600 },
-        {},
-        { capabilities: TASK_CLIENT },
-      ),
-    );
+    const { taskId } = await createTask(server.url, 'ship-release', { service: 'a', version: '1', bakeSeconds: 3600 });
     await waitForTask(server.url, taskId, isStatus('input_required'));
     resultOf(
       await taskRpc(server.url, 'tasks/update', {
