@@ -21,7 +21,7 @@ import {
   type RedisTarget,
 } from '../redis-target.js';
 import { JobRuns } from './job-runs.js';
-import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
+import { jobIdOf, type ScheduleOptions, type TaskProcessor, type TaskQueue } from './task-queue.js';
 
 /** Where the queue's Redis is, its name, and how many jobs an instance runs at once. */
 export interface BullMqTaskQueueOptions {
@@ -72,7 +72,7 @@ export class BullMqTaskQueue implements TaskQueue {
       'advance',
       { taskId },
       {
-        jobId: `${taskId}.${options.jobKey}`,
+        jobId: jobIdOf(taskId, options.jobKey),
         delay,
         // A step the store interrupted (a Redis failover) runs again: 0.5 s, 1 s, 2 s, … about 8 min in all.
         attempts: 10,
@@ -91,7 +91,9 @@ export class BullMqTaskQueue implements TaskQueue {
       this.#options.name ?? 'baton-tasks',
       async (job) => {
         const jobId = job.id ?? '';
-        return this.#runs.run(jobId, () => processor((job.data as { taskId: string }).taskId, jobId));
+        // BullMQ counts the starts of a job as it moves it to active: 1 unless it ran before.
+        const attempt = Math.max(1, job.attemptsStarted);
+        return this.#runs.run(jobId, () => processor((job.data as { taskId: string }).taskId, jobId, attempt));
       },
       {
         connection: this.#workerConnection,

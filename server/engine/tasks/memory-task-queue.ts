@@ -6,7 +6,7 @@
  * they all run waits its turn, first come first served. Without the bound, many tasks created at
  * once would run every step together and starve the requests this process also answers.
  */
-import type { ScheduleOptions, TaskProcessor, TaskQueue } from './task-queue.js';
+import { jobIdOf, type ScheduleOptions, type TaskProcessor, type TaskQueue } from './task-queue.js';
 
 /** setTimeout holds at most 2^31-1 ms; a later job re-arms when that elapses. */
 const MAX_TIMEOUT = 2 ** 31 - 1;
@@ -31,7 +31,7 @@ export class MemoryTaskQueue implements TaskQueue {
   }
 
   async schedule(taskId: string, options: ScheduleOptions): Promise<void> {
-    const jobId = `${taskId}.${options.jobKey}`;
+    const jobId = jobIdOf(taskId, options.jobKey);
     if (this.#closed || this.#pending.has(jobId) || this.#ready.some((job) => job.jobId === jobId)) return;
     this.#arm(jobId, taskId, options.runAt ?? 0);
   }
@@ -84,7 +84,8 @@ export class MemoryTaskQueue implements TaskQueue {
       const { jobId, taskId } = this.#ready.shift()!;
       this.#running += 1;
       // Errors are the processor's to record on the task; one must never stop the queue.
-      void processor(taskId, jobId)
+      // One process, no retries: every job here starts once.
+      void processor(taskId, jobId, 1)
         .catch(() => {})
         .finally(() => {
           this.#running -= 1;

@@ -14,6 +14,16 @@
  * task" (a record a newer run has let go of has none). What writes without a step's claim (the
  * expiry or cancel of a task no step is running, from `advance`) goes through `isFree`, a rule of
  * its own.
+ *
+ * A claim handed over (issue 44): whoever stores a task and queues its first step writes that
+ * step's claim in the same write, for the job it queues (`handedClaim`). The first start of that
+ * job takes the claim it finds without writing, which spares every task one compare-and-set and
+ * one sealed body; any later start of the same job (a retry, a stall, a frozen instance waking)
+ * may overlap a first run still going, so it claims the task anew as above and the first run
+ * writes nothing more. The task stays `queued` while a handed run has not written; the run
+ * records its start with its first write, and writes it alone if the step takes longer than a
+ * moment (task-runner.ts), so operators see it running. Until then, the claim holds against
+ * nothing but the first start's own writes: another job of the task may still claim it.
  */
 import { randomUUID } from 'node:crypto';
 import type { TaskRecord } from './task-record.js';
@@ -27,10 +37,28 @@ export interface StepRun {
   readonly controller: AbortController;
   /** The states the machine was in during this run, for the task's timeline (task-history.ts). */
   readonly visited: Set<string>;
+  /** When a run that took a handed claim started: its start is written with its first write. */
+  readonly handedAt?: number;
 }
 
 export function newClaim(): string {
   return randomUUID();
+}
+
+/** The claim written with a task for the first start of `jobId` to take (see above). */
+export function handedClaim(jobId: string): Pick<TaskRecord, 'runningJob' | 'runningStep'> {
+  return { runningJob: jobId, runningStep: newClaim() };
+}
+
+/**
+ * Whether a run on a claim handed to a job other than `jobId` may be going on without having
+ * written its start: whoever ends such a task stops that run too (the `cancel` event).
+ */
+export function mayRunHanded(
+  record: Pick<TaskRecord, 'phase' | 'runningJob' | 'runningStep'>,
+  jobId?: string,
+): boolean {
+  return record.phase === 'queued' && Boolean(record.runningStep) && record.runningJob !== jobId;
 }
 
 /** Whether `claim`, one run's token, still holds the task. A missing token or a record without one never does. */

@@ -9,7 +9,8 @@ import { principalDigest, shortDigest } from '../state/canonical-digest.js';
 import { isRecord } from '../plain-objects.js';
 import type { ClientCapabilities } from '../mcp-shapes.js';
 import type { TaskTimer } from '../round/index.js';
-import type { TaskQueue } from './task-queue.js';
+import { jobIdOf, START_JOB_KEY, type TaskQueue } from './task-queue.js';
+import { handedClaim, mayRunHanded } from './task-claims.js';
 import { cancelTask } from './task-cancel.js';
 import { OperatorTasks } from './operator-tasks.js';
 import {
@@ -89,9 +90,10 @@ export class TaskManager {
   /** Stores the task and queues its first step; resolves with the `CreateTaskResult` fields. */
   async create(task: NewTask): Promise<Record<string, unknown>> {
     const now = this.#clock();
+    // 128 random bits: unguessable, so an id alone reveals and grants nothing (tasks.md, Security).
+    const taskId = Buffer.from(this.#random(16)).toString('base64url');
     const record: TaskRecord = {
-      // 128 random bits: unguessable, so an id alone reveals and grants nothing (tasks.md, Security).
-      taskId: Buffer.from(this.#random(16)).toString('base64url'),
+      taskId,
       principal: principalDigest(task.principal),
       owner: shortDigest(`owner\u0000${task.owner ?? task.principal}`),
       tool: task.tool,
@@ -112,13 +114,15 @@ export class TaskManager {
       cancelRequested: false,
       ...(task.traceContext === undefined ? {} : { traceContext: task.traceContext }),
       history: createdHistory(task.snapshot),
+      // The first step's claim, for its job to take without writing (task-claims.ts).
+      ...handedClaim(jobIdOf(taskId, START_JOB_KEY)),
     };
     // Durable before it is announced: a tasks/get right after this resolves finds it anywhere.
     // Over a quota, the store refuses it (TaskLimitError) and nothing is stored or queued.
     await this.#o.store.create(record);
     // An idle task still fails when its ttl runs out: the store keeps its deadline for the expiry
     // sweep (expiry-sweep.ts), no job of its own.
-    await this.#o.queue.schedule(record.taskId, { jobKey: 'start' });
+    await this.#o.queue.schedule(taskId, { jobKey: START_JOB_KEY });
     this.#o.telemetry?.metrics?.taskStatus('working', record.tool);
     return toCreatedTask(record);
   }
@@ -274,9 +278,11 @@ export class TaskManager {
       return void (await this.#o.store.publish(taskId, 'cancel'));
     }
     let expired = false;
+    let handed = false;
     const stored = await this.#o.store.update(taskId, (r) => {
       expired = !(isTerminal(r) || r.phase === 'running') && due(r);
       if (!expired) return undefined;
+      handed = mayRunHanded(r);
       const now = this.#clock();
       return {
         ...r,
@@ -288,6 +294,8 @@ export class TaskManager {
     });
     if (stored && expired) this.#o.telemetry?.metrics?.taskStatus('failed', stored.tool);
     if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
+    // Its first step may have started on the claim the task was stored with, not written yet.
+    if (stored && expired && handed) await this.#o.store.publish(taskId, 'cancel');
   }
 }
 

@@ -10,8 +10,20 @@ export interface ScheduleOptions {
   runAt?: number;
 }
 
-/** Advances one task; `jobId` is the same when a job is run again after its worker died. */
-export type TaskProcessor = (taskId: string, jobId: string) => Promise<void>;
+/**
+ * Advances one task; `jobId` is the same when a job is run again after its worker died. `attempt`
+ * counts the starts of that job, 1 for the first: a later start follows a crash, a stall or a retry,
+ * and may overlap an earlier run of the same job that still goes on (task-claims.ts).
+ */
+export type TaskProcessor = (taskId: string, jobId: string, attempt: number) => Promise<void>;
+
+/** The key of a task's first step, queued as the task is stored. */
+export const START_JOB_KEY = 'start';
+
+/** The id both queues give the job of `taskId` scheduled under `jobKey`: known before it is queued. */
+export function jobIdOf(taskId: string, jobKey: string): string {
+  return `${taskId}.${jobKey}`;
+}
 
 /** Runs task steps: `MemoryTaskQueue` in one process, `BullMqTaskQueue` across a fleet. */
 export interface TaskQueue {

@@ -33,7 +33,7 @@ import { activeStates } from '../active-states.js';
 import { isRedisUnavailable } from '../redis-target.js';
 import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
-import { holdsClaim, isFree, newClaim, releasedClaim, type StepRun } from './task-claims.js';
+import { holdsClaim, isFree, mayRunHanded, newClaim, releasedClaim, type StepRun } from './task-claims.js';
 import { RunningSteps } from './running-steps.js';
 import type { TaskStore } from './task-store.js';
 import { RoundTrace, type Telemetry } from '../../telemetry/index.js';
@@ -78,6 +78,11 @@ export interface TaskRunnerOptions {
    * (`Baton-Instance`, telemetry's `baton.instance.id`). Default `hostname:pid`.
    */
   instanceId?: string;
+  /**
+   * How long a run on a handed claim (task-claims.ts) runs before it writes its start alone (1 s):
+   * most first steps reach their question sooner and write once; a longer one shows as running then.
+   */
+  handedStartWriteMs?: number;
 }
 
 /** How long a job that finds its task busy on another step waits before looking again. */
@@ -104,6 +109,7 @@ export class TaskRunner {
       stepBudgetMs: 60 * 60 * 1000,
       inlineTimerMs: 2000,
       versionWaitMs: DEFAULT_VERSION_WAIT_MS,
+      handedStartWriteMs: 1000,
       ...options,
     };
     this.#clock = options.clock ?? Date.now;
@@ -138,14 +144,17 @@ export class TaskRunner {
    * Runs the job: a step of the task if it is due and free, under a claim of this run's own. The
    * same job may be run again while an earlier run of it still goes on, here or elsewhere (its
    * lock ran out): the later run takes the task, and the earlier one writes nothing more.
+   * `attempt` counts the starts of the job (1 for the first), as the queue does.
    */
-  async advance(taskId: string, jobId: string): Promise<void> {
+  async advance(taskId: string, jobId: string, attempt: number): Promise<void> {
     let run: StepRun | undefined;
+    let startWrite: NodeJS.Timeout | undefined;
     try {
-      const claimed = await this.#claim(taskId, jobId);
+      const claimed = await this.#claim(taskId, jobId, attempt);
       if (!claimed) return;
       run = claimed.run;
       this.#running.add(run);
+      if (run.handedAt !== undefined) startWrite = this.#writeStartLater(run);
       await this.#step(run, claimed.record);
     } catch (error) {
       // Written by the run while it holds its claim; before a claim, only if no step runs the task.
@@ -166,12 +175,17 @@ export class TaskRunner {
       await fail(this.#failed('internal', 'Internal error')).catch(() => {});
       throw error;
     } finally {
+      clearTimeout(startWrite);
       if (run) this.#running.remove(run);
     }
   }
 
   /** Claims the task for a new run of its step, or ends it (expired, cancelled) if no step runs it. */
-  async #claim(taskId: string, jobId: string): Promise<{ run: StepRun; record: TaskRecord } | undefined> {
+  async #claim(
+    taskId: string,
+    jobId: string,
+    attempt: number,
+  ): Promise<{ run: StepRun; record: TaskRecord } | undefined> {
     const { store, queue } = this.#o;
     const record = await store.get(taskId);
     if (!record || isTerminal(record)) return undefined;
@@ -179,7 +193,9 @@ export class TaskRunner {
     if (now >= record.createdAt + record.ttlMs) {
       // A step running elsewhere is stopped, and records the expiry itself.
       if (!isFree(record, jobId)) return void (await store.publish(taskId, 'cancel'));
-      return void (await this.#finishFree(taskId, jobId, expiredOutcome(record, this.#o.toWireError), 'expired'));
+      await this.#finishFree(taskId, jobId, expiredOutcome(record, this.#o.toWireError), 'expired');
+      if (mayRunHanded(record, jobId)) await store.publish(taskId, 'cancel');
+      return undefined;
     }
     if (!isFree(record, jobId)) {
       // Another job is running a step of this task: look again once it is likely done.
@@ -189,7 +205,8 @@ export class TaskRunner {
     }
     if (record.cancelRequested) return void (await this.#finishFree(taskId, jobId, cancelledOutcome()));
     const due = record.timers.some((t) => t.dueAt <= this.#wallClock());
-    const resumed = record.phase === 'running'; // this job ran before and its instance died
+    // This job ran before and its instance died (or froze, or the store failed under it).
+    const resumed = record.phase === 'running' || (attempt > 1 && record.runningJob === jobId);
     if (record.phase === 'idle' && !due) {
       // Woken early (clocks differ between instances): wait for the nearest timer again.
       const next = record.timers[0];
@@ -198,6 +215,17 @@ export class TaskRunner {
     }
     // A version this build cannot run is left for a worker of another build, for a while.
     if (this.#versions.basis(record) === undefined && (await this.#versions.leave(record, jobId))) return undefined;
+    // The claim stored with the task for this job's first start: taken as it is, nothing written.
+    if (attempt === 1 && record.phase === 'queued' && record.runningJob === jobId && record.runningStep) {
+      const run = {
+        taskId,
+        jobId,
+        claim: record.runningStep,
+        controller: new AbortController(),
+        visited: new Set<string>(),
+      };
+      return { run: { ...run, handedAt: this.#clock() }, record };
+    }
     const claim = newClaim();
     // `record` is what the checks above decided on: the claim is tried on it first (task-store.ts).
     const claimed = await store.update(
@@ -207,9 +235,10 @@ export class TaskRunner {
         const now = this.#clock();
         // The run before this one of the same job stopped mid-step (its instance died or froze): it
         // lost its claim, said here by the run taking over, since the stale run may never write again.
-        const earlier = lastInstance(r.history);
+        // A first run on a handed claim that never wrote its start lost it too, on no instance known.
+        const earlier = r.phase === 'running' ? lastInstance(r.history) : undefined;
         const lost =
-          r.phase === 'running'
+          r.phase === 'running' || (attempt > 1 && r.runningJob === jobId && r.runningStep)
             ? { history: withHistory(r, now, { e: 'end', x: 'lost', ...(earlier ? { i: earlier } : {}) }) }
             : {};
         const before = { ...r, ...lost };
@@ -232,6 +261,37 @@ export class TaskRunner {
       run: { taskId, jobId, claim, controller: new AbortController(), visited: new Set() },
       record: claimed,
     };
+  }
+
+  /**
+   * `r` with the start of a run on a handed claim recorded, as its claim would have (running, on
+   * this instance, since it took the claim), unless it is recorded already; any other run's as is.
+   */
+  #started(run: StepRun, r: TaskRecord): TaskRecord {
+    if (run.handedAt === undefined || r.phase !== 'queued') return r;
+    return { ...r, phase: 'running', history: withHistory(r, run.handedAt, { e: 'start', i: this.#instance }) };
+  }
+
+  /** Writes the start of a run on a handed claim on its own, once the step has run a moment. */
+  #writeStartLater(run: StepRun): NodeJS.Timeout {
+    const write = async () => {
+      await this.#o.store.update(
+        run.taskId,
+        (r) => {
+          if (isTerminal(r) || !holdsClaim(r, run.claim) || r.phase !== 'queued') return undefined;
+          return { ...this.#started(run, r), lastUpdatedAt: this.#clock() };
+        },
+        { announce: 'changed' },
+      );
+    };
+    const timer = setTimeout(() => {
+      write().catch((error: unknown) => {
+        // Only the timeline and the console's view wait for it: the step's own writes record the start.
+        this.#logger.warn('task_start_write_failed', { taskId: run.taskId, error: String(error) });
+      });
+    }, this.#o.handedStartWriteMs);
+    timer.unref();
+    return timer;
   }
 
   async #step(run: StepRun, record: TaskRecord): Promise<void> {
@@ -347,11 +407,12 @@ export class TaskRunner {
       (r) => {
         written = undefined;
         if (isTerminal(r) || !holdsClaim(r, run.claim)) return undefined;
+        const started = this.#started(run, r);
         const now = this.#clock();
         const ended = (x: StepEnd, k?: string[]) => ({
-          history: withHistory(r, now, { e: 'end', i: this.#instance, x, ...(k ? { k } : {}) }, run.visited),
+          history: withHistory(started, now, { e: 'end', i: this.#instance, x, ...(k ? { k } : {}) }, run.visited),
         });
-        const base = { ...r, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: now };
+        const base = { ...started, ...releasedClaim(), phase: 'idle' as const, lastUpdatedAt: now };
         if (r.cancelRequested) {
           return (written = { ...base, ...terminalFields(), ...cancelledOutcome(), ...ended('cancelled') });
         }
@@ -404,6 +465,7 @@ export class TaskRunner {
       (r) => holdsClaim(r, run.claim),
       { e: 'end', i: this.#instance, x },
       run.visited,
+      run,
     );
   }
 
@@ -424,6 +486,7 @@ export class TaskRunner {
     mayWrite: (record: TaskRecord) => boolean,
     entry: Parameters<typeof withHistory>[2],
     visited?: Iterable<string>,
+    run?: StepRun,
   ): Promise<void> {
     let ended: TaskRecord | undefined;
     await this.#o.store.update(
@@ -431,15 +494,16 @@ export class TaskRunner {
       (r) => {
         ended = undefined;
         if (isTerminal(r) || !mayWrite(r)) return undefined;
+        const started = run ? this.#started(run, r) : r;
         const now = this.#clock();
         return (ended = {
-          ...r,
+          ...started,
           ...terminalFields(),
           ...outcome,
           ...releasedClaim(),
           phase: 'idle',
           lastUpdatedAt: now,
-          history: withHistory(r, now, entry, visited),
+          history: withHistory(started, now, entry, visited),
         });
       },
       { announce: 'changed' },

@@ -80,7 +80,7 @@ export function startTaskRuntime(options: TaskRuntimeOptions): TaskRuntime {
     ...(queue.depth ? { queueDepth: () => queue.depth!() } : {}),
     ...(queue.timersPending ? { timersPending: () => queue.timersPending!() } : {}),
   });
-  queue.start((taskId, jobId) => runner.advance(taskId, jobId));
+  queue.start((taskId, jobId, attempt) => runner.advance(taskId, jobId, attempt));
   const sweep = new ExpirySweep({
     store,
     expire: (taskId) => manager.expire(taskId),

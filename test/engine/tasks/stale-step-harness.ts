@@ -72,6 +72,8 @@ export class StaleStepHarness {
   readonly workSignals: AbortSignal[] = [];
   effects = 0;
   readonly #gates: Gate[] = [];
+  /** Starts of each job id so far, as BullMQ counts them. */
+  readonly #starts = new Map<string, number>();
   readonly #started: Array<() => void> = [];
   readonly tool = defineTool({
     name: 'work-then-ask',
@@ -131,13 +133,19 @@ export class StaleStepHarness {
       data: { reason: error.reason },
     }),
   };
-  readonly runner = new TaskRunner({
-    ...this.#common,
-    tools: new ToolRegistry([this.tool]),
-    validator: new JsonSchemaValidator(),
-    wallClock: () => Date.now() + this.wallAhead,
-  });
+  readonly runner: TaskRunner;
   readonly manager = new TaskManager(this.#common);
+
+  /** `handedStartWriteMs`: when a first run writes its start alone (TaskRunnerOptions). */
+  constructor(options: { handedStartWriteMs?: number } = {}) {
+    this.runner = new TaskRunner({
+      ...this.#common,
+      tools: new ToolRegistry([this.tool]),
+      validator: new JsonSchemaValidator(),
+      wallClock: () => Date.now() + this.wallAhead,
+      ...options,
+    });
+  }
 
   /** Creates the task where its first round hands over; its first job (`start`) is queued, not run. */
   async createTask(): Promise<string> {
@@ -161,11 +169,17 @@ export class StaleStepHarness {
     return created.taskId as string;
   }
 
-  /** Runs the job with this key, as the queue would (a job's id is `<taskId>.<jobKey>`). */
+  /**
+   * Runs the job with this key, as the queue would (a job's id is `<taskId>.<jobKey>`): a job run
+   * again counts as its next start, as BullMQ counts them.
+   */
   advance(taskId: string, jobKey: string): Promise<void> {
     const queued = this.jobs.findIndex((job) => job.taskId === taskId && job.jobKey === jobKey);
     if (queued >= 0) this.jobs.splice(queued, 1);
-    return this.runner.advance(taskId, `${taskId}.${jobKey}`);
+    const jobId = `${taskId}.${jobKey}`;
+    const attempt = (this.#starts.get(jobId) ?? 0) + 1;
+    this.#starts.set(jobId, attempt);
+    return this.runner.advance(taskId, jobId, attempt);
   }
 
   /** Runs every job due on the wall clock, those they schedule included, one at a time. */

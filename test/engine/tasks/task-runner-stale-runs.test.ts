@@ -15,6 +15,15 @@ function reasked(writes: TaskRecord[]): string[] {
   return writes.flatMap((w) => Object.keys(w.asked).filter((key) => key !== 'go'));
 }
 
+/** Whether `probe` comes true within a second, looked at every 5 ms (a timer of the runner's own). */
+async function eventually(probe: () => Promise<boolean>): Promise<boolean> {
+  for (let n = 0; n < 200; n++) {
+    if (await probe()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return probe();
+}
+
 function terminalWrites(writes: TaskRecord[]): TaskRecord[] {
   return writes.filter((w) => isTerminalStatus(w.status));
 }
@@ -192,9 +201,14 @@ describe('TaskRunner, writes that no step claim makes', () => {
   });
 
   it('stops an expired task running under another job rather than write over its step, which then ends it', async () => {
+    // A first step shows as running once it has run a moment (here at once): from then on, as any step.
+    h.close();
+    h = new StaleStepHarness({ handedStartWriteMs: 0 });
+    taskId = await h.createTask();
     h.holdWork();
     const step = h.advance(taskId, 'start');
     await h.workStarted(1);
+    expect(await eventually(async () => (await h.record(taskId)).phase === 'running')).to.equal(true);
     h.clockAhead = 25 * 60 * 60 * 1000;
     const before = h.store.writes.length;
     await h.advance(taskId, 'expire');
@@ -206,6 +220,24 @@ describe('TaskRunner, writes that no step claim makes', () => {
     expect(expired.error?.data).to.deep.equal({ reason: 'task_expired' });
   });
 
+  it('ends an expired task whose first step has not written its start yet, and stops that step', async () => {
+    h.holdWork();
+    const step = h.advance(taskId, 'start');
+    await h.workStarted(1);
+    // The step runs on the claim stored with the task, and has written nothing.
+    expect(await h.record(taskId)).to.include({ phase: 'queued', runningJob: `${taskId}.start` });
+    h.clockAhead = 25 * 60 * 60 * 1000;
+    await h.advance(taskId, 'expire');
+    const expired = await h.record(taskId);
+    expect(expired.status).to.equal('failed');
+    expect(expired.error?.data).to.deep.equal({ reason: 'task_expired' });
+    expect(await h.within(5000, () => h.workSignals[0]!.aborted)).to.equal(true);
+    const before = h.store.writes.length;
+    await step;
+    expect(h.writesSince(before)).to.deep.equal([]);
+    expect(await h.record(taskId)).to.deep.equal(expired);
+  });
+
   it('ends an expired task that no step runs', async () => {
     h.clockAhead = 25 * 60 * 60 * 1000;
     await h.advance(taskId, 'expire');
@@ -213,5 +245,50 @@ describe('TaskRunner, writes that no step claim makes', () => {
     expect(expired.status).to.equal('failed');
     expect(expired.error?.data).to.deep.equal({ reason: 'task_expired' });
     expect(h.workSignals).to.have.length(0);
+  });
+});
+
+describe('TaskRunner, a first step on the claim its task was stored with', () => {
+  let h: StaleStepHarness;
+  let taskId: string;
+
+  beforeEach(async () => {
+    h = new StaleStepHarness();
+    taskId = await h.createTask();
+  });
+  afterEach(() => h.close());
+
+  it('writes no claim: only its progress and its question, with its start in the timeline', async () => {
+    const created = await h.record(taskId);
+    expect(created).to.include({ phase: 'queued', runningJob: `${taskId}.start` });
+    expect(created.runningStep).to.be.a('string').that.is.not.empty;
+    const before = h.store.writes.length;
+    await h.advance(taskId, 'start');
+    const writes = h.writesSince(before);
+    expect(writes.map((w) => [w.phase, w.statusMessage])).to.deep.equal([
+      ['queued', 'Worked'],
+      ['idle', 'Waiting for input: go'],
+    ]);
+    expect(writes[1]).to.include({ status: 'input_required', runningStep: undefined });
+    const entries = writes[1]!.history?.entries ?? [];
+    expect(entries.map((e) => e.e)).to.deep.equal(['created', 'start', 'end']);
+    expect(entries[1]!.i).to.be.a('string').that.is.not.empty;
+    expect(entries[2]).to.include({ x: 'asked', i: entries[1]!.i });
+  });
+
+  it('is stopped by a cancel before it has written anything, and ends the task cancelled', async () => {
+    h.holdWork();
+    const step = h.advance(taskId, 'start');
+    await h.workStarted(1);
+    expect(await h.manager.cancel(taskId, OWNER)).to.equal(true);
+    expect(await h.within(5000, () => h.workSignals[0]!.aborted)).to.equal(true);
+    await step;
+    const cancelled = await h.record(taskId);
+    expect(cancelled.status).to.equal('cancelled');
+    expect((cancelled.history?.entries ?? []).map((e) => [e.e, e.x])).to.deep.equal([
+      ['created', undefined],
+      ['start', undefined],
+      ['end', 'cancelled'],
+    ]);
   });
 });

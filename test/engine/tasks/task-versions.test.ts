@@ -103,7 +103,8 @@ class Fleet {
       const due = this.jobs.findIndex((job) => (job.runAt ?? 0) <= this.wall && job.jobKey !== 'expire');
       if (due < 0) return;
       const [job] = this.jobs.splice(due, 1);
-      await runner.advance(job!.taskId, `${job!.taskId}.${job!.jobKey}`);
+      // Each job here starts once: a job left for another build is queued again under a new key.
+      await runner.advance(job!.taskId, `${job!.taskId}.${job!.jobKey}`, 1);
     }
   }
 
