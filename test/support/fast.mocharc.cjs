@@ -52,6 +52,7 @@ const SLOW = [
   'test/features/stdio-process.test.ts',
   'test/features/tasks-cancel-reaches-step.test.ts',
   'test/features/tasks-expiry-on-redis.test.ts',
+  'test/features/tasks-first-step-on-redis.test.ts',
   'test/features/tasks-fleet.test.ts',
   'test/features/tasks-frozen-step.test.ts',
   'test/features/tasks-soak.test.ts',
