@@ -158,43 +158,49 @@ export class TaskManager {
     let taken: string[] = [];
     let resumed = false;
     let changed = false;
-    const stored = await this.#o.store.update(taskId, (r) => {
-      resumed = false;
-      changed = false;
-      taken = [];
-      if (r.status !== 'input_required' || r.phase !== 'idle') return undefined;
-      const answers = { ...r.answers };
-      const now = this.#clock();
-      // Times of the questions still asked only: keys of earlier pauses are dropped, so it stays bounded.
-      const answeredAt: Record<string, number> = {};
-      for (const key of Object.keys(r.asked)) {
-        if (r.answeredAt?.[key] !== undefined) answeredAt[key] = r.answeredAt[key];
-      }
-      const keys: string[] = [];
-      for (const [key, value] of Object.entries(responses)) {
-        if (Object.hasOwn(r.asked, key) && !Object.hasOwn(answers, key)) {
-          answers[key] = value;
-          answeredAt[key] = now;
-          keys.push(key);
-          changed = true;
+    const stored = await this.#o.store.update(
+      taskId,
+      (r) => {
+        resumed = false;
+        changed = false;
+        taken = [];
+        if (r.status !== 'input_required' || r.phase !== 'idle') return undefined;
+        const answers = { ...r.answers };
+        const now = this.#clock();
+        // Times of the questions still asked only: keys of earlier pauses are dropped, so it stays bounded.
+        const answeredAt: Record<string, number> = {};
+        for (const key of Object.keys(r.asked)) {
+          if (r.answeredAt?.[key] !== undefined) answeredAt[key] = r.answeredAt[key];
         }
-      }
-      if (!changed) return undefined;
-      taken = keys;
-      resumed = Object.keys(r.asked).every((key) => Object.hasOwn(answers, key));
-      return {
-        ...r,
-        answers,
-        answeredAt,
-        lastUpdatedAt: now,
-        history: withHistory(r, now, { e: 'answered', k: keys }),
-        ...(resumed ? { status: 'working' as const, phase: 'queued' as const, statusMessage: 'Answers received' } : {}),
-      };
-    });
-    if (stored && changed) {
-      if (resumed) this.#o.telemetry?.metrics?.taskStatus('working', stored.tool);
-      if (resumed) await this.#o.queue.schedule(taskId, { jobKey: `a${stored.lastUpdatedAt}` });
-      await this.#o.store.publish(taskId, 'changed');
+        const keys: string[] = [];
+        for (const [key, value] of Object.entries(responses)) {
+          if (Object.hasOwn(r.asked, key) && !Object.hasOwn(answers, key)) {
+            answers[key] = value;
+            answeredAt[key] = now;
+            keys.push(key);
+            changed = true;
+          }
+        }
+        if (!changed) return undefined;
+        taken = keys;
+        resumed = Object.keys(r.asked).every((key) => Object.hasOwn(answers, key));
+        return {
+          ...r,
+          answers,
+          answeredAt,
+          lastUpdatedAt: now,
+          history: withHistory(r, now, { e: 'answered', k: keys }),
+          ...(resumed
+            ? { status: 'working' as const, phase: 'queued' as const, statusMessage: 'Answers received' }
+            : {}),
+        };
+        // Announced by the write itself (task-store.ts), only when it stores the answers.
+      },
+      { announce: 'changed' },
+    );
+    if (stored && changed && resumed) {
+      this.#o.telemetry?.metrics?.taskStatus('working', stored.tool);
+      await this.#o.queue.schedule(taskId, { jobKey: `a${stored.lastUpdatedAt}` });
     }
     return stored && changed ? taken : [];
   }
@@ -279,21 +285,25 @@ export class TaskManager {
     }
     let expired = false;
     let handed = false;
-    const stored = await this.#o.store.update(taskId, (r) => {
-      expired = !(isTerminal(r) || r.phase === 'running') && due(r);
-      if (!expired) return undefined;
-      handed = mayRunHanded(r);
-      const now = this.#clock();
-      return {
-        ...r,
-        ...terminalFields(),
-        ...expiredOutcome(r, this.#o.toWireError),
-        lastUpdatedAt: now,
-        history: withHistory(r, now, { e: 'expired' }),
-      };
-    });
+    const stored = await this.#o.store.update(
+      taskId,
+      (r) => {
+        expired = !(isTerminal(r) || r.phase === 'running') && due(r);
+        if (!expired) return undefined;
+        handed = mayRunHanded(r);
+        const now = this.#clock();
+        return {
+          ...r,
+          ...terminalFields(),
+          ...expiredOutcome(r, this.#o.toWireError),
+          lastUpdatedAt: now,
+          history: withHistory(r, now, { e: 'expired' }),
+        };
+      },
+      // Announced by the write itself, only when it stores the expiry.
+      { announce: 'changed' },
+    );
     if (stored && expired) this.#o.telemetry?.metrics?.taskStatus('failed', stored.tool);
-    if (stored && isTerminal(stored)) await this.#o.store.publish(taskId, 'changed');
     // Its first step may have started on the claim the task was stored with, not written yet.
     if (stored && expired && handed) await this.#o.store.publish(taskId, 'cancel');
   }

@@ -44,12 +44,20 @@ export function gate(): Gate {
 /** Stores in memory and keeps a copy of every record it writes, in order. */
 class RecordingStore extends MemoryTaskStore {
   readonly writes: TaskRecord[] = [];
-  override update(taskId: string, change: (record: TaskRecord) => TaskRecord | undefined) {
-    return super.update(taskId, (record) => {
-      const next = change(record);
-      if (next) this.writes.push(structuredClone(next));
-      return next;
-    });
+  override update(
+    taskId: string,
+    change: (record: TaskRecord) => TaskRecord | undefined,
+    options?: Parameters<MemoryTaskStore['update']>[2],
+  ) {
+    return super.update(
+      taskId,
+      (record) => {
+        const next = change(record);
+        if (next) this.writes.push(structuredClone(next));
+        return next;
+      },
+      options,
+    );
   }
 }
 
