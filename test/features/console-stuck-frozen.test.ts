@@ -1,8 +1,9 @@
 /**
  * The stuck view from outside (issue 42): two `baton serve` processes share Redis, their console
  * on for an operator token. A task's step starts on one instance, which is then frozen (SIGSTOP)
- * mid-step; its BullMQ lock is long, so nobody takes the job over and the task stays `running`
- * with nothing written. Past the view's one-minute threshold, the other instance's
+ * mid-step, once the step shows as running (a first step writes its start after a second:
+ * task-claims.ts); its BullMQ lock is long, so nobody takes the job over and the task stays
+ * `running` with nothing written. Past the view's one-minute threshold, the other instance's
  * `/console/stuck` lists the task as `running_unchanged`. Woken (SIGCONT), the step finishes and
  * the task leaves the view.
  */
@@ -69,6 +70,17 @@ describe('the stuck view lists a task whose instance was frozen mid-step', funct
       if (pid === undefined) await sleep(50);
     }
     expect(pid, 'the step started').to.be.a('number');
+    // Its 3 s of work go on after its start is written, which the console's task page shows.
+    const phase = async () => {
+      const page = await (await fetch(`${instances[0]!.origin}/console/tasks/${taskId}`, { headers: auth })).text();
+      return /<th>Phase<\/th><td>(\w+)<\/td>/.exec(page)?.[1];
+    };
+    let shown: string | undefined;
+    for (let tries = 0; shown !== 'running' && tries < 100; tries += 1) {
+      shown = await phase();
+      if (shown !== 'running') await sleep(20);
+    }
+    expect(shown, 'the step shows as running').to.equal('running');
     process.kill(pid!, 'SIGSTOP');
     frozen = pid;
     const awake = instances.find((instance) => instance.pid !== pid)!;

@@ -9,7 +9,11 @@ import { isTerminalStatus } from './task-record.js';
 export type StuckReason =
   /** A step holds the task and has written nothing for longer than `runningMs`: its instance may be frozen or gone. */
   | 'running_unchanged'
-  /** Queued for longer than `queuedMs` and never started: its job may be missing from the queue. */
+  /**
+   * Queued for longer than `queuedMs` with no start recorded: its job may be missing from the queue
+   * or waiting behind others, or its first run stopped within its first second, before it wrote
+   * its start (task-claims.ts; the queue runs that job again once its lock runs out).
+   */
   | 'queued_unstarted'
   /** Waiting for a timer that fell due more than `timerGraceMs` ago: its timer job may be lost. */
   | 'timer_overdue'
