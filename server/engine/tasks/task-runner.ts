@@ -35,6 +35,7 @@ import { progressWriter } from './task-progress.js';
 import { TaskLimitError } from './task-quotas.js';
 import { holdsClaim, isFree, mayRunHanded, newClaim, releasedClaim, type StepRun } from './task-claims.js';
 import { RunningSteps } from './running-steps.js';
+import { withStart, writeStartLater } from './handed-start.js';
 import type { TaskStore } from './task-store.js';
 import { RoundTrace, type Telemetry } from '../../telemetry/index.js';
 import { roundEnd } from '../round/index.js';
@@ -154,7 +155,17 @@ export class TaskRunner {
       if (!claimed) return;
       run = claimed.run;
       this.#running.add(run);
-      if (run.handedAt !== undefined) startWrite = this.#writeStartLater(run);
+      if (run.handedAt !== undefined)
+        startWrite = writeStartLater(
+          {
+            store: this.#o.store,
+            clock: this.#clock,
+            logger: this.#logger,
+            instance: this.#instance,
+            afterMs: this.#o.handedStartWriteMs,
+          },
+          run,
+        );
       await this.#step(run, claimed.record);
     } catch (error) {
       // Written by the run while it holds its claim; before a claim, only if no step runs the task.
@@ -261,37 +272,6 @@ export class TaskRunner {
       run: { taskId, jobId, claim, controller: new AbortController(), visited: new Set() },
       record: claimed,
     };
-  }
-
-  /**
-   * `r` with the start of a run on a handed claim recorded, as its claim would have (running, on
-   * this instance, since it took the claim), unless it is recorded already; any other run's as is.
-   */
-  #started(run: StepRun, r: TaskRecord): TaskRecord {
-    if (run.handedAt === undefined || r.phase !== 'queued') return r;
-    return { ...r, phase: 'running', history: withHistory(r, run.handedAt, { e: 'start', i: this.#instance }) };
-  }
-
-  /** Writes the start of a run on a handed claim on its own, once the step has run a moment. */
-  #writeStartLater(run: StepRun): NodeJS.Timeout {
-    const write = async () => {
-      await this.#o.store.update(
-        run.taskId,
-        (r) => {
-          if (isTerminal(r) || !holdsClaim(r, run.claim) || r.phase !== 'queued') return undefined;
-          return { ...this.#started(run, r), lastUpdatedAt: this.#clock() };
-        },
-        { announce: 'changed' },
-      );
-    };
-    const timer = setTimeout(() => {
-      write().catch((error: unknown) => {
-        // Only the timeline and the console's view wait for it: the step's own writes record the start.
-        this.#logger.warn('task_start_write_failed', { taskId: run.taskId, error: String(error) });
-      });
-    }, this.#o.handedStartWriteMs);
-    timer.unref();
-    return timer;
   }
 
   async #step(run: StepRun, record: TaskRecord): Promise<void> {
@@ -407,7 +387,7 @@ export class TaskRunner {
       (r) => {
         written = undefined;
         if (isTerminal(r) || !holdsClaim(r, run.claim)) return undefined;
-        const started = this.#started(run, r);
+        const started = withStart(run, r, this.#instance);
         const now = this.#clock();
         const ended = (x: StepEnd, k?: string[]) => ({
           history: withHistory(started, now, { e: 'end', i: this.#instance, x, ...(k ? { k } : {}) }, run.visited),
@@ -494,7 +474,7 @@ export class TaskRunner {
       (r) => {
         ended = undefined;
         if (isTerminal(r) || !mayWrite(r)) return undefined;
-        const started = run ? this.#started(run, r) : r;
+        const started = run ? withStart(run, r, this.#instance) : r;
         const now = this.#clock();
         return (ended = {
           ...started,
