@@ -22,7 +22,7 @@
  * may overlap a first run still going, so it claims the task anew as above and the first run
  * writes nothing more. The task stays `queued` while a handed run has not written; the run
  * records its start with its first write, and writes it alone if the step takes longer than a
- * moment (task-runner.ts), so operators see it running. Until then, the claim holds against
+ * moment (handed-start.ts), so operators see it running. Until then, the claim holds against
  * nothing but the first start's own writes: another job of the task may still claim it.
  */
 import { randomUUID } from 'node:crypto';
