@@ -31,9 +31,9 @@ export function ledgerKeys(ownerKey: string): { sum: string; expiry: string } {
  * Lua helpers over L (the ledger hash), S (its totals) and E (its expiry set), named by the
  * script that includes them. `parse` reads an entry; `recount` rebuilds S and E from L, dropping
  * entries that expired or do not parse; `totals` prunes what expired and answers live, bytes;
- * `enter`, `update` and `leave` keep S and E in step with one entry of L (`update` only of an entry
- * still there, and only with what changed: a ZADD and the expiry set's ttl only when the entry's
- * deleteAfter moved, which a record rewritten within its ttl never does).
+ * `enter`, `update` and `leave` keep S and E in step with one entry of L (`enter` a new task's,
+ * `update` only of an entry still there, and only with what changed: a ZADD and the expiry set's
+ * ttl only when the entry's deleteAfter moved, which a record rewritten within its ttl never does).
  */
 export const LEDGER_LUA = `
 local function parse(entry)
@@ -72,7 +72,7 @@ local function leave(L, S, E, id)
   end
 end
 local function totals(L, S, E, now)
-  if redis.call('EXISTS', S) == 0 or redis.call('EXISTS', L) == 0 then return recount(L, S, E, now) end
+  if redis.call('EXISTS', S, L) < 2 then return recount(L, S, E, now) end
   while true do
     local due = redis.call('ZRANGEBYSCORE', E, '-inf', now, 'LIMIT', 0, 256)
     if #due == 0 then break end
@@ -103,8 +103,19 @@ local function change(L, S, E, id, entry, old)
     if size ~= oldSize then redis.call('HINCRBY', S, 'bytes', size - (oldSize or 0)) end
   end
 end
-local function enter(L, S, E, id, entry)
-  change(L, S, E, id, entry, redis.call('HGET', L, id))
+-- A new task's entry, size and expires as the script got them (text, written as given). Its id is
+-- new (the create script found no record of it; ids are 128 random bits): no old entry to read.
+-- Totals just read by totals() (live, held) are written in one HSET, S being there; without them
+-- (no quotas) S moves only if it is there. The create script sets the expiry set's ttl.
+local function enter(L, S, E, id, size, expires, live, held)
+  redis.call('HSET', L, id, 'L:' .. size .. ':' .. expires)
+  redis.call('ZADD', E, expires, id)
+  if live ~= nil then
+    redis.call('HSET', S, 'live', live + 1, 'bytes', held + tonumber(size))
+  elseif redis.call('EXISTS', S) == 1 then
+    redis.call('HINCRBY', S, 'live', 1)
+    redis.call('HINCRBY', S, 'bytes', size)
+  end
 end
 -- An entry already in the ledger, changed (a task's record rewritten): one left by the ledger (its
 -- record deleted, or freed as unreadable) stays out, and one that reads the same is left as it is.

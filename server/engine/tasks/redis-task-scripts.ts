@@ -18,19 +18,23 @@ import { defineIndexCommands, type IndexRedis, INDEX_ON_CREATE, INDEX_ON_UPDATE 
 const CREATE = `${LEDGER_LUA}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
 local now = tonumber(ARGV[5])
+local live, held
 if ARGV[6] == '1' then
-  local live, held = totals(KEYS[2], KEYS[5], KEYS[6], now)
+  live, held = totals(KEYS[2], KEYS[5], KEYS[6], now)
   if live + 1 > tonumber(ARGV[7]) then return {-1, live, held} end
   if held + tonumber(ARGV[4]) > tonumber(ARGV[8]) then return {-2, live, held} end
 end
 redis.call('HSET', KEYS[1], 'rev', '1', 'body', ARGV[1], 'head', ARGV[9], 'owner', ARGV[10])
 redis.call('PEXPIREAT', KEYS[1], ARGV[2])
 if ARGV[3] ~= '' then
-  enter(KEYS[2], KEYS[5], KEYS[6], ARGV[3], 'L:' .. ARGV[4] .. ':' .. ARGV[2])
+  enter(KEYS[2], KEYS[5], KEYS[6], ARGV[3], ARGV[4], ARGV[2], live, held)
+  -- The ledger and its expiry set live as long as the owner's last record, set here once.
   local pttl = redis.call('PTTL', KEYS[2])
   if pttl < 0 or now + pttl < tonumber(ARGV[2]) then
     redis.call('PEXPIREAT', KEYS[2], ARGV[2])
     redis.call('PEXPIREAT', KEYS[6], ARGV[2])
+  else
+    redis.call('PEXPIRE', KEYS[6], pttl)
   end
 end
 ${INDEX_ON_CREATE}

@@ -74,6 +74,35 @@ describe('RedisTaskStore owner ledger', function () {
     );
   });
 
+  it('enters a new task in one script of 16 commands, and keeps the expiry set as long as the ledger', async () => {
+    const owner = ledger('lean');
+    const later = queuedRecord('lean', { ttlMs: 3_600_000 });
+    await store.create(later);
+    const deleteAfter = later.createdAt + later.ttlMs + RETENTION_AFTER_TTL_MS;
+    expect(await raw.hget(owner, later.taskId)).to.match(new RegExp(`^L:\\d+:${deleteAfter}$`));
+    expect(await raw.zscore(`${owner}:expiry`, later.taskId)).to.equal(String(deleteAfter));
+    // The expiry set gone (as a ledger an earlier build wrote has none), then a task kept a minute,
+    // which does not extend the ledger's ttl: the set made again must still expire with the ledger.
+    await raw.del(`${owner}:expiry`);
+    const before = await commandCalls(raw);
+    await store.create(queuedRecord('lean'));
+    const after = await commandCalls(raw);
+    const sent = Object.keys(after)
+      .filter((name) => name !== 'info') // the first reading of the counters
+      .reduce((sum, name) => sum + after[name]! - (before[name] ?? 0), 0);
+    const ledgerTtl = await raw.pttl(owner);
+    expect(ledgerTtl).to.be.greaterThan(deleteAfter - Date.now() - 5_000);
+    expect(Math.abs((await raw.pttl(`${owner}:expiry`)) - ledgerTtl)).to.be.below(1_000);
+    expect(await raw.hmget(`${owner}:sum`, 'live', 'bytes')).to.satisfy(
+      ([live, bytes]: string[]) => live === '2' && Number(bytes) > 0,
+    );
+    // EVALSHA and, inside it: EXISTS (the record), EXISTS (the totals and the ledger), ZRANGEBYSCORE
+    // and HMGET (the totals), HSET and PEXPIREAT (the record), HSET, ZADD, HSET (the ledger entry,
+    // its expiry, the totals), PTTL and PEXPIRE (the expiry set's ttl), ZADD, ZADD, ZRANGEBYSCORE
+    // (the list's index), ZADD (the deadlines).
+    expect(sent).to.equal(16);
+  });
+
   it('frees what an expired record held, so its owner gets the slots back', async () => {
     // Records whose deletion time comes in 400 ms: createdAt + ttl + retention.
     const soon = () => queuedRecord('expiring', { createdAt: Date.now() - 60_000 - RETENTION_AFTER_TTL_MS + 400 });
