@@ -53,6 +53,8 @@ function sum(readings: RedisUsage[]): RedisUsage {
     calls,
     bytesIn: readings.reduce((total, reading) => total + reading.bytesIn, 0),
     bytesOut: readings.reduce((total, reading) => total + reading.bytesOut, 0),
+    reads: readings.reduce((total, reading) => total + reading.reads, 0),
+    probeReads: readings.reduce((total, reading) => total + reading.probeReads, 0),
   };
 }
 

@@ -32,6 +32,7 @@ export function floorRow(what: string, floorWhat: string, baton: OpFigures, floo
     `${n(baton.redisCpuMicrosPerOp ?? NaN)} / ${n(floor.redisCpuMicrosPerOp ?? NaN)} (${ratio(baton.redisCpuMicrosPerOp, floor.redisCpuMicrosPerOp)})`,
     `${n(baton.redisPerOp?.commands ?? NaN, 1)} / ${n(floor.redisPerOp?.commands ?? NaN, 1)} (${ratio(baton.redisPerOp?.commands, floor.redisPerOp?.commands)})`,
     `${n(baton.redisPerOp?.bytes ?? NaN)} / ${n(floor.redisPerOp?.bytes ?? NaN)} (${ratio(baton.redisPerOp?.bytes, floor.redisPerOp?.bytes)})`,
+    `${n(baton.redisPerOp?.reads ?? NaN, 2)} / ${n(floor.redisPerOp?.reads ?? NaN, 2)}`,
   ];
 }
 
@@ -117,6 +118,7 @@ ${table(
     'CPU µs, Redis: Baton / floor',
     'Redis commands per op: Baton / floor',
     'Redis bytes per op: Baton / floor',
+    'Redis socket reads per op: Baton / floor',
   ],
   [
     floorRow(
@@ -129,9 +131,12 @@ ${table(
   ],
 )}
 
-Redis commands and bytes per operation come from redis-server's own counters (\`INFO commandstats\`,
-\`INFO stats\`: bytes read and written), read before and after each phase: they read the same on a
-loaded machine as on a quiet one. The commands each operation sends, per operation:
+Redis commands, bytes and socket reads per operation come from redis-server's own counters (\`INFO
+commandstats\`, \`INFO stats\`: bytes read and written, \`total_reads_processed\`), read before and
+after each phase: they read the same on a loaded machine as on a quiet one. A socket read is one
+wake-up of Redis for one client's input, however many commands it brought: the round trips as Redis
+sees them, fewer than one per operation when concurrent operations share them. The commands each
+operation sends, per operation:
 
 ${[
   commandMix('create a task', redis.creates),

@@ -7,7 +7,7 @@ const op = (
   perSecond: number,
   cpu: number,
   redis?: number,
-  perOp?: { commands: number; bytes: number; mix: Array<[string, number]> },
+  perOp?: { commands: number; bytes: number; reads: number; mix: Array<[string, number]> },
 ): OpFigures => ({
   perSecond,
   p50Ms: 1,
@@ -19,9 +19,9 @@ const op = (
 });
 
 describe('bench report, tasks against their floor', () => {
-  it('puts Baton and the floor side by side: rates, their ratio, CPU, Redis commands and bytes per operation', () => {
-    const baton = op(500, 1700, 330, { commands: 24, bytes: 9000, mix: [['evalsha', 6]] });
-    const floor = op(2500, 136, 100, { commands: 8, bytes: 1500, mix: [['evalsha', 3]] });
+  it('puts Baton and the floor side by side: rates, their ratio, CPU, Redis commands, bytes and reads per operation', () => {
+    const baton = op(500, 1700, 330, { commands: 24, bytes: 9000, reads: 0.6, mix: [['evalsha', 6]] });
+    const floor = op(2500, 136, 100, { commands: 8, bytes: 1500, reads: 0.25, mix: [['evalsha', 3]] });
     expect(floorRow('create', 'add a job', baton, floor)).to.deep.equal([
       'create',
       'add a job',
@@ -31,6 +31,7 @@ describe('bench report, tasks against their floor', () => {
       '330 / 100 (3.30x)',
       '24.0 / 8.0 (3.00x)',
       '9,000 / 1,500 (6.00x)',
+      '0.60 / 0.25',
     ]);
     // A small ratio keeps three decimals rather than rounding to 0.02x.
     expect(floorRow('get', 'HMGET', op(900, 740), op(50_000, 16))[3]).to.equal('**0.018x**');
@@ -43,6 +44,7 @@ describe('bench report, tasks against their floor', () => {
       creates: op(500, 1700, 330, {
         commands: 24,
         bytes: 9000,
+        reads: 0.6,
         mix: [
           ['evalsha', 6],
           ['hset', 2.5],
