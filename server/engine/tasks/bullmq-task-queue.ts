@@ -53,9 +53,11 @@ export class BullMqTaskQueue implements TaskQueue {
 
   constructor(options: BullMqTaskQueueOptions) {
     this.#options = options;
-    // BullMQ blocks on this connection, so it must retry for ever rather than fail commands.
+    // BullMQ wants its connections to retry for ever rather than fail commands. This one only adds
+    // jobs and counts them: the adds of concurrent calls go out together, one write and one read
+    // of Redis's for a burst (redis-task-scripts.ts says why that matters).
     const target = targetOf(options);
-    this.#connection = connectRedis(target, { maxRetriesPerRequest: null });
+    this.#connection = connectRedis(target, { maxRetriesPerRequest: null, enableAutoPipelining: true });
     this.#connection.on('error', () => {});
     // In a cluster, BullMQ's scripts need all of a queue's keys in one slot: a hash-tagged prefix.
     this.#prefix = isCluster(target) ? CLUSTER_QUEUE_PREFIX : undefined;
@@ -85,7 +87,9 @@ export class BullMqTaskQueue implements TaskQueue {
 
   start(processor: TaskProcessor): void {
     const lockDuration = this.#options.lockDurationMs ?? 30_000;
-    this.#workerConnection = this.#connection.duplicate();
+    // Not pipelined: BullMQ blocks on the worker's connection (and on the one it duplicates from it),
+    // and a pipeline waiting on a blocked command would hold every command queued behind it.
+    this.#workerConnection = connectRedis(targetOf(this.#options), { maxRetriesPerRequest: null });
     this.#workerConnection.on('error', () => {});
     this.#worker = new Worker(
       this.#options.name ?? 'baton-tasks',

@@ -79,6 +79,13 @@ return claimed`;
 /**
  * The store's scripts as commands of its connection: sent once, then run by their digest
  * (EVALSHA; ioredis loads a script again if Redis lost it), not resent whole with every call.
+ *
+ * The connection pipelines on its own (ioredis's `enableAutoPipelining`): what concurrent calls send
+ * in one turn of the event loop goes out in one write, the next batch once that one is answered.
+ * One Redis serves the whole fleet, and it pays for every read of a socket and every reply written
+ * beside the commands themselves: at 16 tasks created at once, a create took Redis 3.2 reads
+ * alone and about 0.6 so batched, and a third less of its CPU (docs/benchmarks.md, issue 44). Nothing
+ * on this connection blocks (no WAIT, no blocking pop), so no batch waits on another's command.
  */
 export type ScriptedRedis = IndexRedis & {
   batonTaskCreate(...args: string[]): Promise<number[]>;
@@ -88,7 +95,7 @@ export type ScriptedRedis = IndexRedis & {
 };
 
 export function scriptedRedis(target: RedisTarget): ScriptedRedis {
-  const redis = connectRedis(target, { maxRetriesPerRequest: 2 });
+  const redis = connectRedis(target, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   redis.defineCommand('batonTaskCreate', { numberOfKeys: 7, lua: CREATE });
   redis.defineCommand('batonTaskSet', { numberOfKeys: 6, lua: COMPARE_AND_SET });
   redis.defineCommand('batonTaskClaimExpired', { numberOfKeys: 1, lua: CLAIM_EXPIRED });
