@@ -25,6 +25,7 @@ const SLOW = [
   'test/cli/versions-keep.test.ts',
   'test/cli/worker-cluster.test.ts',
   'test/docs-site/docs-command.test.ts',
+  'test/engine/tasks/bullmq-task-queue.test.ts',
   'test/engine/tasks/job-runs.test.ts',
   'test/engine/tasks/redis-owner-ledger.test.ts',
   'test/engine/tasks/redis-task-deadlines.test.ts',
