@@ -39,6 +39,14 @@ describe('TaskRunner, steps of one task', () => {
   });
   afterEach(() => h.close());
 
+  /** The task ended completed, written terminal once, its question never asked again, its effect run once. */
+  async function expectCompletedOnce(): Promise<void> {
+    expect((await h.record(taskId)).status).to.equal('completed');
+    expect(terminalWrites(h.store.writes)).to.have.length(1);
+    expect(reasked(h.store.writes)).to.deep.equal([]);
+    expect(h.effects).to.equal(1);
+  }
+
   describe('two runs of one step in one process', () => {
     /** Starts the `start` job twice: the first run waits on a gate, the second takes the task from it. */
     async function twoRuns(secondHeld: boolean) {
@@ -72,11 +80,7 @@ describe('TaskRunner, steps of one task', () => {
       await h.runDue();
       h.wallAhead = 10_000;
       await h.runDue();
-      const done = await h.record(taskId);
-      expect(done.status).to.equal('completed');
-      expect(terminalWrites(h.store.writes)).to.have.length(1);
-      expect(reasked(h.store.writes)).to.deep.equal([]);
-      expect(h.effects).to.equal(1);
+      await expectCompletedOnce();
     });
 
     it('writes nothing from a stale run that ends after the later run paused, and the next step runs here', async () => {
@@ -99,9 +103,7 @@ describe('TaskRunner, steps of one task', () => {
       // The timer's job runs the next step on this same runner, the stale run's runner.
       h.wallAhead = 10_000;
       await h.runDue();
-      expect((await h.record(taskId)).status).to.equal('completed');
-      expect(terminalWrites(h.store.writes)).to.have.length(1);
-      expect(h.effects).to.equal(1);
+      await expectCompletedOnce();
     });
 
     it('never asks again a question already answered, though a stale run ends while the answer waits', async () => {
@@ -142,11 +144,7 @@ describe('TaskRunner, steps of one task', () => {
       expect(h.writesSince(before)).to.deep.equal([]);
       effect.open();
       await last;
-      const done = await h.record(taskId);
-      expect(done.status).to.equal('completed');
-      expect(terminalWrites(h.store.writes)).to.have.length(1);
-      expect(reasked(h.store.writes)).to.deep.equal([]);
-      expect(h.effects).to.equal(1);
+      await expectCompletedOnce();
     });
 
     it('writes no end from a stale run that fails while the later run holds the task', async () => {
