@@ -9,6 +9,7 @@
  */
 import { ConfigurationError } from '../engine/index.js';
 import { isLoopbackHost } from '../http/index.js';
+import { protobufOtlpExporter } from './otlp-trace-exporter.js';
 
 export interface TelemetrySettings {
   /** Spans go to the exporter OTEL_* names. */
@@ -104,11 +105,13 @@ export async function startTelemetrySdk(
     const exposed = metricsExposedWarning(host, settings.metricsPort);
     if (exposed) warn('metrics_exposed', exposed);
   }
+  // The default OTLP exporter, with Baton's encoder in it; undefined leaves OTEL_* to the SDK.
+  const traceExporter = settings.traces ? await protobufOtlpExporter(env, importer) : undefined;
   const named = Boolean(env.OTEL_SERVICE_NAME) || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   const sdk = new NodeSDK({
     ...(named ? {} : { serviceName: 'baton' }),
     // Traces only when OTEL_* asks: otherwise the SDK's default would post spans to localhost.
-    ...(settings.traces ? {} : { spanProcessors: [] }),
+    ...(settings.traces ? (traceExporter ? { traceExporter } : {}) : { spanProcessors: [] }),
     // Metrics for Prometheus when asked; else as OTEL_METRICS_EXPORTER says (default otlp) with traces.
     ...(prometheus ? { metricReaders: [prometheus] } : settings.traces ? {} : { metricReaders: [] }),
     // Baton logs JSON lines to stderr, with trace ids (docs/observability.md, "Logs").

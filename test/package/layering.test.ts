@@ -101,11 +101,21 @@ describe('layering of the source tree', () => {
     const { files, packages } = graphOf('server/telemetry/index.ts');
     expect([...packages]).to.deep.equal(['@opentelemetry/api']);
     expect(files.filter((file) => !file.startsWith('server/telemetry/'))).to.deep.equal([]);
-    // Only `baton serve` loads the SDK, and only by a dynamic import when a setting asks for it.
+    // Only `baton serve` loads the SDK (and the exporter it gives it), and only by a dynamic import
+    // when a setting asks for it: what names the SDK statically names its types alone.
     const sdkUsers = sourcesUnder(join(REPO, 'server'))
       .filter((file) => importsOf(file).some((specifier) => /^@opentelemetry\/(?!api$)/.test(specifier)))
       .map((file) => relative(REPO, file));
-    expect(sdkUsers).to.deep.equal(['server/settings/telemetry-sdk.ts']);
+    expect(sdkUsers).to.deep.equal(['server/settings/otlp-trace-exporter.ts', 'server/settings/telemetry-sdk.ts']);
+    for (const file of sdkUsers) {
+      const loaded = [
+        ...readFileSync(join(REPO, file), 'utf8').matchAll(/^import (?!type )[^;]*'@opentelemetry\/[^']+'/gm),
+      ];
+      expect(
+        loaded.map((match) => match[0]),
+        file,
+      ).to.deep.equal([]);
+    }
   });
 
   it('reads the environment below the command line: only server/cli/ imports cli/ (no serve.ts <-> cli/ cycle)', () => {
