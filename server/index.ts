@@ -51,3 +51,8 @@ export { PROTOCOL_VERSION } from './protocol/index.js';
 export type { Principal, ScopeHierarchy, ServerInfo } from './protocol/index.js';
 export { AccessTokenVerifier, ASYMMETRIC_ALGORITHMS, type AccessTokenOptions } from './identity/index.js';
 export { Telemetry, INSTRUMENTATION_NAME, type TelemetryOptions } from './telemetry/index.js';
+export {
+  otlpTraceExporter,
+  type OtlpTraceExporter,
+  type OtlpTraceExporterConfig,
+} from './settings/otlp-trace-exporter.js';

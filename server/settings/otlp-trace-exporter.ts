@@ -10,6 +10,7 @@
  */
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { OtlpSpanEncoder, type EncodableSpan } from '../telemetry/otlp-span-encoder.js';
+import { ConfigurationError } from '../engine/index.js';
 import type { Importer } from './telemetry-sdk.js';
 
 /** Whether OTEL_* asks for exactly one OTLP exporter over HTTP with protobuf (trimmed and deduplicated as the SDK reads them). */
@@ -29,6 +30,29 @@ export function protobufOtlpAsked(env: NodeJS.ProcessEnv): boolean {
 type ExporterBase = typeof import('@opentelemetry/otlp-exporter-base');
 type NodeHttp = typeof import('@opentelemetry/otlp-exporter-base/node-http');
 type Transformer = typeof import('@opentelemetry/otlp-transformer');
+type Modules = [ExporterBase, NodeHttp, Transformer];
+
+const OTLP_PACKAGES = [
+  '@opentelemetry/otlp-exporter-base',
+  '@opentelemetry/otlp-exporter-base/node-http',
+  '@opentelemetry/otlp-transformer',
+];
+
+/**
+ * What the SDK's `OTLPTraceExporter` (exporter-trace-otlp-proto) takes: `url`, `headers`,
+ * `timeoutMillis`, `compression`, … Unset, each comes from OTEL_* as the SDK's would.
+ */
+export type OtlpTraceExporterConfig = Record<string, unknown>;
+
+/**
+ * What an SDK span exporter is, without naming the SDK's types: `TracerProvider`'s span
+ * processors and NodeSDK's `traceExporter` take it.
+ */
+export interface OtlpTraceExporter {
+  export(spans: never[], resultCallback: (result: { code: number; error?: Error }) => void): void;
+  shutdown(): Promise<void>;
+  forceFlush(): Promise<void>;
+}
 
 /**
  * The exporter, or undefined when OTEL_* asks for another, or when the SDK's OTLP packages
@@ -37,18 +61,40 @@ type Transformer = typeof import('@opentelemetry/otlp-transformer');
 export async function protobufOtlpExporter(
   env: NodeJS.ProcessEnv,
   importer: Importer,
-): Promise<SpanExporter | undefined> {
+): Promise<OtlpTraceExporter | undefined> {
   if (!protobufOtlpAsked(env)) return undefined;
-  let base: ExporterBase, http: NodeHttp, transformer: Transformer;
+  let modules: Modules;
   try {
-    [base, http, transformer] = (await Promise.all([
-      importer('@opentelemetry/otlp-exporter-base'),
-      importer('@opentelemetry/otlp-exporter-base/node-http'),
-      importer('@opentelemetry/otlp-transformer'),
-    ])) as [ExporterBase, NodeHttp, Transformer];
+    modules = (await Promise.all(OTLP_PACKAGES.map((name) => importer(name)))) as Modules;
   } catch {
     return undefined;
   }
+  return buildExporter(modules, {});
+}
+
+/**
+ * For an application that starts its own SDK: the SDK's OTLP/HTTP protobuf span exporter, with
+ * Baton's encoder in it (`new NodeSDK({ traceExporter: await otlpTraceExporter() })`). The same
+ * options as the SDK's, the same bytes on the wire. It needs `@opentelemetry/otlp-exporter-base`
+ * and `@opentelemetry/otlp-transformer`, which `@opentelemetry/sdk-node` installs.
+ */
+export async function otlpTraceExporter(config: OtlpTraceExporterConfig = {}): Promise<OtlpTraceExporter> {
+  const modules: unknown[] = [];
+  for (const name of OTLP_PACKAGES) {
+    try {
+      modules.push(await import(name));
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+      throw new ConfigurationError(
+        `otlpTraceExporter() needs ${name.replace('/node-http', '')}, which is not installed. It comes with the SDK: npm install @opentelemetry/sdk-node@^0.301`,
+      );
+    }
+  }
+  return buildExporter(modules as Modules, config);
+}
+
+function buildExporter([base, http, transformer]: Modules, config: OtlpTraceExporterConfig): OtlpTraceExporter {
   const encoder = new OtlpSpanEncoder();
   const serializer: import('@opentelemetry/otlp-transformer').ISerializer<
     Parameters<SpanExporter['export']>[0],
@@ -58,8 +104,8 @@ export async function protobufOtlpExporter(
     // The collector's answer (partial success) is read as the SDK's exporter reads it.
     deserializeResponse: (bytes) => transformer.ProtobufTraceSerializer.deserializeResponse(bytes),
   };
-  // As the SDK's OTLPTraceExporter (exporter-trace-otlp-proto) builds itself, with no options.
-  const options = http.convertLegacyHttpOptions({}, 'TRACES', 'v1/traces', {
+  // As the SDK's OTLPTraceExporter (exporter-trace-otlp-proto) builds itself.
+  const options = http.convertLegacyHttpOptions(config as never, 'TRACES', 'v1/traces', {
     'Content-Type': 'application/x-protobuf',
   });
   const delegate = http.createOtlpHttpExportDelegate(
@@ -69,5 +115,6 @@ export async function protobufOtlpExporter(
     transformer.TraceExporterMetricsHelper,
     undefined,
   );
-  return new base.OTLPExporterBase(delegate) as SpanExporter;
+  const exporter: SpanExporter = new base.OTLPExporterBase(delegate);
+  return exporter as unknown as OtlpTraceExporter;
 }

@@ -14,6 +14,7 @@ import {
   SimpleSpanProcessor,
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
+import { otlpTraceExporter } from '../../server/index.js';
 import { protobufOtlpAsked, protobufOtlpExporter } from '../../server/settings/otlp-trace-exporter.js';
 import { startTelemetrySdk, type Importer } from '../../server/settings/telemetry-sdk.js';
 
@@ -73,13 +74,12 @@ describe('the OTLP span exporter baton serve gives the SDK', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     });
 
-    it('posts what the SDK exporter would, to the endpoint OTEL_* names, with its headers', async () => {
-      const exporter = await protobufOtlpExporter(process.env, realImport);
-      expect(exporter).to.not.equal(undefined);
+    /** Spans through `exporter` and an in-memory one side by side: what the SDK serializer makes of them. */
+    async function exportThrough(exporter: Awaited<ReturnType<typeof otlpTraceExporter>>): Promise<Buffer> {
       const kept = new InMemorySpanExporter();
       const provider = new TracerProvider({
         spanProcessors: [
-          new BatchSpanProcessor({ exporter: exporter!, scheduledDelayMillis: 10 }),
+          new BatchSpanProcessor({ exporter, scheduledDelayMillis: 10 }),
           new SimpleSpanProcessor({ exporter: kept }),
         ],
       });
@@ -96,14 +96,32 @@ describe('the OTLP span exporter baton serve gives the SDK', () => {
       // Read before shutdown: the in-memory exporter forgets its spans when shut down.
       const spans = kept.getFinishedSpans();
       await provider.shutdown();
+      expect(spans).to.have.length(20);
+      return Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
+    }
+
+    it('posts what the SDK exporter would, to the endpoint OTEL_* names, with its headers', async () => {
+      posts.length = 0;
+      const exporter = await protobufOtlpExporter(process.env, realImport);
+      expect(exporter).to.not.equal(undefined);
+      const expected = await exportThrough(exporter!);
       expect(posts).to.have.length(1);
       const [post] = posts;
       expect(post!.url).to.equal('/v1/traces');
       expect(post!.headers['content-type']).to.equal('application/x-protobuf');
       expect(post!.headers['x-collector-token']).to.equal('abc123');
-      expect(spans).to.have.length(20);
-      const expected = Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!);
       expect(post!.body.equals(expected)).to.equal(true);
+    });
+
+    it("gives an application's own SDK the same exporter, with the options the SDK's takes", async () => {
+      posts.length = 0;
+      const url = `${process.env.OTEL_EXPORTER_OTLP_ENDPOINT}/collector/traces`;
+      const exporter = await otlpTraceExporter({ url, headers: { 'x-tenant': 'blue' } });
+      const expected = await exportThrough(exporter);
+      expect(posts).to.have.length(1);
+      expect(posts[0]!.url).to.equal('/collector/traces');
+      expect(posts[0]!.headers['x-tenant']).to.equal('blue');
+      expect(posts[0]!.body.equals(expected)).to.equal(true);
     });
   });
 
