@@ -16,6 +16,7 @@ import {
   type UpDownCounter,
 } from '@opentelemetry/api';
 import { ATTR } from './attribute-names.js';
+import { AttributeSets } from './attribute-sets.js';
 import type { TargetLabels } from './target-labels.js';
 
 /** OpenTelemetry's advice for MCP durations, in seconds (semconv, mcp.server.operation.duration). */
@@ -30,20 +31,6 @@ export type RefusalReason =
 /** Reads what a callback-observed gauge shows: queue depth, timers pending, live sessions. */
 export interface GaugeSource {
   (): number | Promise<number>;
-}
-
-/** Attribute sets by their parts, built on first use (parts are joined with a separator no name has). */
-class AttributeCache {
-  readonly #sets = new Map<string, Attributes>();
-
-  get(key: string, build: () => Attributes): Attributes {
-    let set = this.#sets.get(key);
-    if (set === undefined) {
-      set = Object.freeze(build());
-      this.#sets.set(key, set);
-    }
-    return set;
-  }
 }
 
 /** The attribute that names a target: a tool, a prompt, or (for other methods) nothing. */
@@ -65,8 +52,27 @@ export class BatonMetrics {
   readonly #step: Histogram;
   readonly #listen: UpDownCounter;
   readonly #meter: Meter;
-  readonly #attributes = new AttributeCache();
   readonly #targets: TargetLabels;
+  readonly #requestSets = new AttributeSets(
+    (method: string, target: string | undefined, errorType: string | undefined): Attributes => ({
+      [ATTR.method]: method,
+      ...targetAttribute(method, target),
+      ...(errorType === undefined ? {} : { [ATTR.errorType]: errorType }),
+      ...(errorType === undefined || errorType === 'tool_error' ? {} : { [ATTR.rpcStatusCode]: errorType }),
+    }),
+  );
+  /** A round's sets by its mode: a round inside a request, or a task's step. */
+  readonly #roundSets = { request: roundSets('request'), step: roundSets('step') };
+  readonly #startSets = new AttributeSets((method: string, target: string) => targetAttributes(method, target));
+  readonly #endSets = new AttributeSets((method: string, target: string, how: FlowEnd): Attributes => ({
+    ...targetAttributes(method, target),
+    [ATTR.flowOutcome]: how,
+  }));
+  readonly #refusedSets = new AttributeSets((reason: RefusalReason) => ({ [ATTR.refusalReason]: reason }));
+  readonly #taskSets = new AttributeSets((status: string, tool: string): Attributes => ({
+    [ATTR.taskStatus]: status,
+    [ATTR.toolName]: tool,
+  }));
 
   constructor(meter: Meter, targets: TargetLabels) {
     this.#meter = meter;
@@ -115,14 +121,7 @@ export class BatonMetrics {
   /** One MCP request answered (or refused): `errorType` is its JSON-RPC code, or `tool_error`. */
   request(seconds: number, method: string, name: string | undefined, errorType: string | undefined): void {
     const target = name === undefined ? undefined : this.#targets.label(method, name);
-    const key = `${method}\u0000${target ?? ''}\u0000${errorType ?? ''}`;
-    const attributes = this.#attributes.get(key, () => ({
-      [ATTR.method]: method,
-      ...targetAttribute(method, target),
-      ...(errorType === undefined ? {} : { [ATTR.errorType]: errorType }),
-      ...(errorType === undefined || errorType === 'tool_error' ? {} : { [ATTR.rpcStatusCode]: errorType }),
-    }));
-    this.#operation.record(seconds, attributes);
+    this.#operation.record(seconds, this.#requestSets.get(method, target, errorType));
   }
 
   /** One round ended: `outcome` is the round's (complete, input_required, …), `errorType` its reason. */
@@ -135,39 +134,22 @@ export class BatonMetrics {
     errorType: string | undefined,
   ): void {
     const target = this.#targets.label(method, name);
-    const key = `${mode}\u0000${method}\u0000${target}\u0000${outcome}\u0000${errorType ?? ''}`;
-    const attributes = this.#attributes.get(key, () => ({
-      [ATTR.method]: method,
-      ...targetAttribute(method, target),
-      [ATTR.roundMode]: mode,
-      [ATTR.roundOutcome]: outcome,
-      ...(errorType === undefined ? {} : { [ATTR.errorType]: errorType }),
-    }));
+    const attributes = this.#roundSets[mode].get(method, target, outcome, errorType);
     (mode === 'step' ? this.#step : this.#round).record(seconds, attributes);
   }
 
   flowStarted(method: string, name: string): void {
     const target = this.#targets.label(method, name);
-    this.#flowStarted.add(
-      1,
-      this.#attributes.get(`start\u0000${method}\u0000${target}`, () => this.#target(method, target)),
-    );
+    this.#flowStarted.add(1, this.#startSets.get(method, target));
   }
 
   flowEnded(method: string, name: string, how: FlowEnd): void {
     const target = this.#targets.label(method, name);
-    const attributes = this.#attributes.get(`end\u0000${method}\u0000${target}\u0000${how}`, () => ({
-      ...this.#target(method, target),
-      [ATTR.flowOutcome]: how,
-    }));
-    this.#flowEnded.add(1, attributes);
+    this.#flowEnded.add(1, this.#endSets.get(method, target, how));
   }
 
   refused(reason: RefusalReason): void {
-    this.#refused.add(
-      1,
-      this.#attributes.get(`refused\u0000${reason}`, () => ({ [ATTR.refusalReason]: reason })),
-    );
+    this.#refused.add(1, this.#refusedSets.get(reason));
   }
 
   sealed(length: number): void {
@@ -176,11 +158,7 @@ export class BatonMetrics {
 
   taskStatus(status: string, name: string): void {
     const tool = this.#targets.label('tools/call', name);
-    const attributes = this.#attributes.get(`task\u0000${status}\u0000${tool}`, () => ({
-      [ATTR.taskStatus]: status,
-      [ATTR.toolName]: tool,
-    }));
-    this.#taskStatus.add(1, attributes);
+    this.#taskStatus.add(1, this.#taskSets.get(status, tool));
   }
 
   listenStream(delta: 1 | -1): void {
@@ -202,8 +180,22 @@ export class BatonMetrics {
     gauge('baton.task.timers.pending', 'Durable task timers waiting to come due (delayed jobs).', gauges.timersPending);
     gauge('baton.legacy.sessions', '2025-11-25 sessions this instance holds.', gauges.legacySessions);
   }
+}
 
-  #target(method: string, target: string): Attributes {
-    return { [ATTR.method]: method, ...targetAttribute(method, target) };
-  }
+/** The method and the target it ran: the parts every flow counter carries. */
+function targetAttributes(method: string, target: string): Attributes {
+  return { [ATTR.method]: method, ...targetAttribute(method, target) };
+}
+
+/** A round's attribute sets for one mode: the method, its target, the round's outcome and error. */
+function roundSets(mode: 'request' | 'step') {
+  return new AttributeSets(
+    (method: string, target: string, outcome: string, errorType: string | undefined): Attributes => ({
+      [ATTR.method]: method,
+      ...targetAttribute(method, target),
+      [ATTR.roundMode]: mode,
+      [ATTR.roundOutcome]: outcome,
+      ...(errorType === undefined ? {} : { [ATTR.errorType]: errorType }),
+    }),
+  );
 }
