@@ -14,7 +14,7 @@
  * (an HTTP call from an invoked promise, with the host's instrumentation) are the round's
  * children, and Baton's log lines carry its trace and span ids (traced-logger.ts).
  */
-import { context, SpanKind, SpanStatusCode, trace, type Link, type Span } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Link, type Span } from '@opentelemetry/api';
 import { ATTR } from './attribute-names.js';
 import { targetAttribute, type FlowEnd } from './baton-metrics.js';
 import type { RequestTelemetry } from './request-telemetry.js';
@@ -96,13 +96,22 @@ export class RoundTrace {
     return span ? context.with(trace.setSpan(context.active(), span), round) : round();
   }
 
-  /** What to seal with the next state: this flow's trace and this round, or undefined when not recorded. */
+  /**
+   * What to seal with the next state: this flow's trace and this round, or undefined when there is
+   * no trace (no tracer, or tracing suppressed). A round sampled out seals its context too, with
+   * the sampled flag off: the next round is then the child of an unsampled parent, and a
+   * parent-based sampler drops it as well. Sealing nothing would make each later round a root of
+   * its own, sampled afresh: a flow recorded from its second round on, without its first, and
+   * more flows recorded than the ratio asks (a three-round flow at 10 % would be recorded 27 % of
+   * the time).
+   */
   sealContext(): string | undefined {
-    const span = this.#span;
-    if (!span?.isRecording()) return undefined;
     const request = this.#start.request;
-    const anchor = this.#flow && request?.anchored ? this.#flow.anchor : request?.span()?.spanContext();
-    return encodeFlowContext(anchor ?? span.spanContext(), span.spanContext());
+    const span = request ? request.span(this.#flow) : this.#span;
+    const round = span?.spanContext();
+    if (!round || !isSpanContextValid(round)) return undefined;
+    const anchor = this.#flow && request?.anchored ? this.#flow.anchor : round;
+    return encodeFlowContext(anchor, round);
   }
 
   /** The state was sealed, `size` characters long. */

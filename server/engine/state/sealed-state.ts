@@ -63,8 +63,9 @@ export interface StateClaims {
   /** The state may be presented once only (the single-use guard checks `id`). */
   singleUse: boolean;
   /**
-   * The flow's trace context (telemetry/trace-context.ts), sealed only while spans are recorded:
-   * the next round joins the same trace on any instance. Not checked on open.
+   * The flow's trace context (telemetry/trace-context.ts), sealed while tracing is on (a round
+   * sampled out too, flagged so): the next round joins the same trace on any instance, and keeps
+   * its sampling decision. Not checked on open.
    */
   trace?: string;
 }
