@@ -56,6 +56,11 @@ export interface CompareOptions {
   both: boolean;
   /** Run this build with the operator's console on (as `baton dev` has it): its routes, its task history. */
   console: boolean;
+  /**
+   * Variables set in the baseline's process only, after the rest: with the same build on both
+   * sides, two settings of it side by side (one sampler against another, window by window).
+   */
+  baselineEnv: Record<string, string>;
 }
 
 export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [options]
@@ -73,6 +78,10 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
   --console             this build with the operator's console on (GET /console, loopback operators)
   --both                the baseline too with --telemetry, --otlp or --console: what a change does
                         to their cost
+  --baseline-env <NAME=VALUE>
+                        set in the baseline's process only (repeat for more): give this build's
+                        own dist/ as the baseline to put two settings side by side, e.g.
+                        --otlp --both --baseline-env OTEL_TRACES_SAMPLER=always_off
 `;
 
 export function parseCompareOptions(argv: string[]): CompareOptions {
@@ -104,6 +113,13 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
   if (!Number.isInteger(windows) || !Number.isInteger(processes) || processes > windows) {
     throw new Error(`--windows and --processes need whole numbers, at least one window a pair\n${COMPARE_USAGE}`);
   }
+  const baselineEnv: Record<string, string> = {};
+  rest.forEach((arg, index) => {
+    if (arg !== '--baseline-env') return;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(rest[index + 1] ?? '');
+    if (!match) throw new Error(`--baseline-env needs NAME=VALUE\n${COMPARE_USAGE}`);
+    baselineEnv[match[1]!] = match[2]!;
+  });
   return {
     baseline: resolve(baseline),
     flows,
@@ -115,6 +131,7 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     otlp: rest.includes('--otlp'),
     console: rest.includes('--console'),
     both: rest.includes('--both'),
+    baselineEnv,
   };
 }
 
@@ -262,7 +279,10 @@ async function main(): Promise<void> {
     });
     const plain = { BENCH_TELEMETRY: '', BENCH_CONSOLE: '' };
     const pair = await bothOrNeither(
-      baselineHandle.spawnTarget('baton', { ...spawnOptions, env: options.both ? env(baselinePort) : plain }),
+      baselineHandle.spawnTarget('baton', {
+        ...spawnOptions,
+        env: { ...(options.both ? env(baselinePort) : plain), ...options.baselineEnv },
+      }),
       () => spawnTarget('baton', { ...spawnOptions, env: env(metricsPort) }),
     );
     const scrapes = [metricsPort, baselinePort].flatMap((port) =>

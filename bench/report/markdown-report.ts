@@ -74,6 +74,7 @@ npm run bench -- --duration 10 --reps 5 --concurrency 16,64,128   # longer, more
 npm run bench -- --targets baton,python-sdk,fastmcp   # some of the targets
 npm run bench -- --help            # every option
 npm run bench:compare -- /tmp/base/dist   # this build against another, side by side (bench/compare-builds.ts)
+npm run bench:compare -- dist --otlp --both --baseline-env OTEL_TRACES_SAMPLER=always_off   # two settings of one build
 npm run bench:ha                   # one Redis, Sentinel and a cluster side by side, and a failover (bench/run-ha.ts)
 npm run bench:ha -- --quick        # the same in about 40 s (its smoke test runs it)
 \`\`\`

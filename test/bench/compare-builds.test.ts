@@ -26,6 +26,29 @@ describe('compare-builds options', () => {
     expect(options.otlp).to.equal(false);
     expect(options.both).to.equal(false);
     expect(parseCompareOptions(['/tmp/base/dist', '--otlp', '--both'])).to.include({ otlp: true, both: true });
+    expect(options.baselineEnv).to.deep.equal({});
+  });
+
+  it('sets variables in the baseline only, each given apart, and refuses one that names none', () => {
+    const options = parseCompareOptions([
+      'dist',
+      '--otlp',
+      '--both',
+      '--baseline-env',
+      'OTEL_TRACES_SAMPLER=always_off',
+      '--baseline-env',
+      'OTEL_RESOURCE_ATTRIBUTES=a=1,b=2',
+      '--baseline-env',
+      'EMPTY=',
+    ]);
+    expect(options.baselineEnv).to.deep.equal({
+      OTEL_TRACES_SAMPLER: 'always_off',
+      OTEL_RESOURCE_ATTRIBUTES: 'a=1,b=2',
+      EMPTY: '',
+    });
+    expect(() => parseCompareOptions(['dist', '--baseline-env'])).to.throw('NAME=VALUE');
+    expect(() => parseCompareOptions(['dist', '--baseline-env', '=x'])).to.throw('NAME=VALUE');
+    expect(() => parseCompareOptions(['dist', '--baseline-env', 'A-B=x'])).to.throw('NAME=VALUE');
   });
 
   it('reads flows, clients, windows and seconds, and refuses what it cannot use', () => {
