@@ -120,6 +120,8 @@ export async function serveWithConfig(config: EnvironmentConfig, options: ServeO
     ...tasks,
     ...operatorConsole,
     ...definedFields({ startOn: config.startOn }),
+    // Baton's metrics aggregated by Baton, for the reader the SDK was started with.
+    ...(sdk?.meter ? { telemetry: { meter: sdk.meter } } : {}),
     ...definedFields(given),
     tools: options.tools,
     keyRing,

@@ -14,14 +14,18 @@ export async function startBaton(): Promise<StartedTarget> {
   // `bench:compare -- --telemetry`: this build with an SDK registered (before the server is built).
   // `bench:compare -- --otlp`: the SDK as `baton serve` starts it from OTEL_* (telemetry-sdk.ts),
   // exporting to the bench's receiver, its metrics served for the bench's scrape.
-  if (process.env.BENCH_TELEMETRY === 'sdk') {
-    await startTelemetrySdk({ traces: true, metricsPort: Number(process.env.BENCH_METRICS_PORT) });
-  } else if (process.env.BENCH_TELEMETRY) registerNoopTelemetry(process.env.BENCH_TELEMETRY);
+  const sdk =
+    process.env.BENCH_TELEMETRY === 'sdk'
+      ? await startTelemetrySdk({ traces: true, metricsPort: Number(process.env.BENCH_METRICS_PORT) })
+      : undefined;
+  if (!sdk && process.env.BENCH_TELEMETRY) registerNoopTelemetry(process.env.BENCH_TELEMETRY);
   const baton = createServer({
     tools: benchTools,
     keyRing: new KeyRing([{ id: 'bench', secret: new Uint8Array(randomBytes(32)) }]),
     logger: silentLogger,
     host: '127.0.0.1',
+    // Baton's metrics aggregated by Baton for the SDK's Prometheus reader, as `baton serve` wires it.
+    ...(sdk?.meter ? { telemetry: { meter: sdk.meter } } : {}),
     // `bench:compare -- --console`: the console on, as `baton dev` has it (no auth: loopback operators).
     ...(process.env.BENCH_CONSOLE === '1' ? { console: { loopback: true } } : {}),
   });

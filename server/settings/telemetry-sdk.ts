@@ -9,6 +9,8 @@
  */
 import { ConfigurationError } from '../engine/index.js';
 import { isLoopbackHost } from '../http/index.js';
+import { AggregatingMeter, INSTRUMENTATION_NAME } from '../telemetry/index.js';
+import { BATON_VERSION } from '../version.js';
 import { protobufOtlpExporter } from './otlp-trace-exporter.js';
 
 export interface TelemetrySettings {
@@ -41,6 +43,12 @@ export function metricsExposedWarning(host: string, port: number): string | unde
 export interface TelemetrySdk {
   /** The Prometheus scrape URL, when BATON_METRICS_PORT is set. */
   metricsUrl?: string;
+  /**
+   * With BATON_METRICS_PORT: the meter Baton's instruments are to be made with (the server's
+   * `telemetry.meter`). Baton aggregates its own metrics, and the Prometheus reader collects them
+   * from it as a MetricProducer, without the SDK's per-point attribute hashing (aggregating-meter.ts).
+   */
+  meter?: AggregatingMeter;
   /** Flushes what is buffered (spans) and stops the exporters. */
   shutdown(): Promise<void>;
 }
@@ -86,6 +94,7 @@ export async function startTelemetrySdk(
   const { NodeSDK } = await load<typeof import('@opentelemetry/sdk-node')>(importer, '@opentelemetry/sdk-node', why);
   let prometheus: import('@opentelemetry/exporter-prometheus').PrometheusExporter | undefined;
   let metricsUrl: string | undefined;
+  let meter: AggregatingMeter | undefined;
   if (settings.metricsPort !== undefined) {
     const { PrometheusExporter } = await load<typeof import('@opentelemetry/exporter-prometheus')>(
       importer,
@@ -93,7 +102,14 @@ export async function startTelemetrySdk(
       'BATON_METRICS_PORT is set',
     );
     const host = settings.metricsHost ?? '127.0.0.1';
-    prometheus = new PrometheusExporter({ host, port: settings.metricsPort, preventServerStart: true });
+    meter = new AggregatingMeter(INSTRUMENTATION_NAME, BATON_VERSION);
+    prometheus = new PrometheusExporter({
+      host,
+      port: settings.metricsPort,
+      preventServerStart: true,
+      // The reader answers with its own resource: the one the producer's collection names is not read.
+      metricProducers: [meter as unknown as import('@opentelemetry/sdk-metrics').MetricProducer],
+    });
     try {
       await prometheus.startServer();
     } catch (error) {
@@ -118,5 +134,5 @@ export async function startTelemetrySdk(
     logRecordProcessors: [],
   });
   sdk.start();
-  return { ...(metricsUrl ? { metricsUrl } : {}), shutdown: () => sdk.shutdown() };
+  return { ...(metricsUrl ? { metricsUrl } : {}), ...(meter ? { meter } : {}), shutdown: () => sdk.shutdown() };
 }

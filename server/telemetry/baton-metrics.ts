@@ -7,14 +7,8 @@
  * sends becomes a label. Targets are labelled before the cache is keyed: a key made of a client's
  * text would grow the cache even when the label does not.
  */
-import {
-  ValueType,
-  type Attributes,
-  type Counter,
-  type Histogram,
-  type Meter,
-  type UpDownCounter,
-} from '@opentelemetry/api';
+import { ValueType, type Attributes, type Counter, type Histogram, type UpDownCounter } from '@opentelemetry/api';
+import type { BatonMeter } from './aggregating-meter.js';
 import { ATTR } from './attribute-names.js';
 import { AttributeSets } from './attribute-sets.js';
 import type { TargetLabels } from './target-labels.js';
@@ -51,7 +45,7 @@ export class BatonMetrics {
   readonly #taskStatus: Counter;
   readonly #step: Histogram;
   readonly #listen: UpDownCounter;
-  readonly #meter: Meter;
+  readonly #meter: BatonMeter;
   readonly #targets: TargetLabels;
   readonly #requestSets = new AttributeSets(
     (method: string, target: string | undefined, errorType: string | undefined): Attributes => ({
@@ -74,7 +68,7 @@ export class BatonMetrics {
     [ATTR.toolName]: tool,
   }));
 
-  constructor(meter: Meter, targets: TargetLabels) {
+  constructor(meter: BatonMeter, targets: TargetLabels) {
     this.#meter = meter;
     this.#targets = targets;
     const seconds = { unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS } };

@@ -3,6 +3,7 @@
  * Imports nothing of Baton's: the engine, the protocol and the transports call in.
  */
 export { Telemetry, INSTRUMENTATION_NAME, type TelemetryOptions } from './telemetry.js';
+export { AggregatingMeter, type BatonMeter, type AggregatedCollection } from './aggregating-meter.js';
 export { BatonMetrics, type FlowEnd, type RefusalReason, type GaugeSource } from './baton-metrics.js';
 export { RequestTelemetry, type RequestStart, type RequestEnd } from './request-telemetry.js';
 export { RoundTrace, type RoundStart, type RoundEnd } from './round-trace.js';

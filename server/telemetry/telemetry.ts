@@ -12,6 +12,7 @@ import {
   type Tracer,
   type TracerProvider,
 } from '@opentelemetry/api';
+import type { BatonMeter } from './aggregating-meter.js';
 import { BatonMetrics } from './baton-metrics.js';
 import { TargetLabels, type TargetCatalogue } from './target-labels.js';
 
@@ -27,6 +28,11 @@ export interface TelemetryOptions {
    * stand-in that follows a later registration: register the SDK before `createServer`.
    */
   meterProvider?: MeterProvider;
+  /**
+   * The meter Baton's instruments are made with, instead of the meter provider's: `baton serve`
+   * gives its AggregatingMeter (aggregating-meter.ts), which its metric reader collects.
+   */
+  meter?: BatonMeter;
   /** Names this instance on every request span (`baton.instance.id`). */
   instanceId?: string;
   /** Baton's version, as the instrumentation scope's version. */
@@ -64,7 +70,9 @@ export class Telemetry {
       this.metrics = undefined;
       return;
     }
-    const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, options.version);
+    const meter =
+      options.meter ??
+      (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_NAME, options.version);
     this.metrics = meter === createNoopMeter() ? undefined : new BatonMetrics(meter, this.targets);
   }
 

@@ -13,6 +13,7 @@ import {
   tracesAsked,
 } from '../../server/settings/telemetry-sdk.js';
 import { ConfigurationError } from '../../server/engine/index.js';
+import { AggregatingMeter } from '../../server/telemetry/index.js';
 
 describe('telemetry settings of baton serve', () => {
   it('asks for traces when an OTLP endpoint or a traces exporter is named', () => {
@@ -92,6 +93,32 @@ describe('telemetry settings of baton serve', () => {
     });
     expect((await start({ BATON_METRICS_HOST: '10.0.0.5' })).warnings).to.deep.equal(['metrics_exposed']);
     expect(listened).to.deep.equal(['127.0.0.1', '::1', '0.0.0.0', '10.0.0.5']);
+  });
+
+  it("gives the Prometheus reader Baton's own aggregated metrics, and the server the meter that holds them", async () => {
+    const given: unknown[] = [];
+    const importer = async (name: string) =>
+      ({
+        '@opentelemetry/sdk-node': {
+          NodeSDK: class {
+            start() {}
+            async shutdown() {}
+          },
+        },
+        '@opentelemetry/exporter-prometheus': {
+          PrometheusExporter: class {
+            constructor(options: { metricProducers?: unknown[] }) {
+              given.push(...(options.metricProducers ?? []));
+            }
+            async startServer() {}
+          },
+        },
+      })[name];
+    const withMetrics = await startTelemetrySdk({ traces: false, metricsPort: 9464 }, {}, importer);
+    expect(withMetrics?.meter).to.be.instanceOf(AggregatingMeter);
+    expect(given).to.deep.equal([withMetrics!.meter]);
+    const tracesOnly = await startTelemetrySdk({ traces: true }, { OTEL_TRACES_EXPORTER: 'console' }, importer);
+    expect(tracesOnly).to.not.have.property('meter');
   });
 
   it('names the exposure in its warning banner only beyond loopback', () => {
