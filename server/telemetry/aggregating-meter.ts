@@ -117,7 +117,7 @@ function descriptorOf(name: string, type: AggregatedDescriptor['type'], options?
 }
 
 /** Series an instrument keeps at most, as the SDK's default cardinality limit; then one overflow series. */
-export const SERIES_LIMIT = 2000;
+const SERIES_LIMIT = 2000;
 /** Where the points beyond the limit go (OpenTelemetry's overflow attribute). */
 const OVERFLOW: Attributes = Object.freeze({ 'otel.metric.overflow': true });
 
@@ -184,6 +184,15 @@ interface SumSeries {
   value: number;
 }
 
+/** Each series as a point of the SDK's data model, from its first point until `endTime`. */
+function pointsOf<S extends { startTime: HrTime }, V>(
+  series: ReadonlyArray<[Attributes, S]>,
+  endTime: HrTime,
+  valueOf: (series: S) => V,
+): AggregatedPoint<V>[] {
+  return series.map(([attributes, one]) => ({ attributes, startTime: one.startTime, endTime, value: valueOf(one) }));
+}
+
 /** An instrument this meter aggregates: what it has, as of now. */
 interface Aggregate {
   collect(endTime: HrTime): Promise<AggregatedMetric | undefined>;
@@ -242,17 +251,12 @@ class AggregatedHistogram implements Histogram, Aggregate {
       descriptor: this.#descriptor,
       aggregationTemporality: CUMULATIVE,
       dataPointType: HISTOGRAM_POINTS,
-      dataPoints: points.map(([attributes, series]) => ({
-        attributes,
-        startTime: series.startTime,
-        endTime,
-        value: {
-          buckets: { boundaries: [...this.#boundaries], counts: [...series.counts] },
-          sum: series.sum,
-          count: series.count,
-          min: series.min,
-          max: series.max,
-        },
+      dataPoints: pointsOf(points, endTime, (series) => ({
+        buckets: { boundaries: [...this.#boundaries], counts: [...series.counts] },
+        sum: series.sum,
+        count: series.count,
+        min: series.min,
+        max: series.max,
       })),
     };
   }
@@ -284,12 +288,7 @@ class AggregatedSum implements Counter, UpDownCounter, Aggregate {
       descriptor: this.#descriptor,
       aggregationTemporality: CUMULATIVE,
       dataPointType: SUM_POINTS,
-      dataPoints: points.map(([attributes, series]) => ({
-        attributes,
-        startTime: series.startTime,
-        endTime,
-        value: series.value,
-      })),
+      dataPoints: pointsOf(points, endTime, (series) => series.value),
       isMonotonic: this.#monotonic,
     };
   }
@@ -313,7 +312,8 @@ class AggregatedGauge implements ObservableGauge, Aggregate {
 
   /** Each callback observes now; the last value of each series is the point (as the SDK's gauges). */
   async collect(endTime: HrTime): Promise<AggregatedMetric | undefined> {
-    const series = new SeriesMap<{ value: number }>(() => ({ value: 0 }));
+    // A gauge's point is of the moment it was observed: it starts where it ends.
+    const series = new SeriesMap<{ startTime: HrTime; value: number }>(() => ({ startTime: endTime, value: 0 }));
     const result: ObservableResult = {
       observe: (value, attributes) => {
         const observed = accepted(value, this.#descriptor);
@@ -327,7 +327,7 @@ class AggregatedGauge implements ObservableGauge, Aggregate {
       descriptor: this.#descriptor,
       aggregationTemporality: CUMULATIVE,
       dataPointType: GAUGE_POINTS,
-      dataPoints: points.map(([attributes, { value }]) => ({ attributes, startTime: endTime, endTime, value })),
+      dataPoints: pointsOf(points, endTime, (series) => series.value),
     };
   }
 }

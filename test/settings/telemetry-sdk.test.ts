@@ -15,6 +15,14 @@ import {
 import { ConfigurationError } from '../../server/engine/index.js';
 import { AggregatingMeter } from '../../server/telemetry/index.js';
 
+/** `@opentelemetry/sdk-node` as the tests load it: an SDK that starts and stops, and does nothing. */
+const FAKE_SDK_NODE = {
+  NodeSDK: class {
+    start() {}
+    async shutdown() {}
+  },
+};
+
 describe('telemetry settings of baton serve', () => {
   it('asks for traces when an OTLP endpoint or a traces exporter is named', () => {
     expect(tracesAsked({})).to.equal(false);
@@ -57,12 +65,7 @@ describe('telemetry settings of baton serve', () => {
   it('serves metrics on loopback unless BATON_METRICS_HOST says otherwise, and warns when it does', async () => {
     const listened: string[] = [];
     const fakes: Record<string, unknown> = {
-      '@opentelemetry/sdk-node': {
-        NodeSDK: class {
-          start() {}
-          async shutdown() {}
-        },
-      },
+      '@opentelemetry/sdk-node': FAKE_SDK_NODE,
       '@opentelemetry/exporter-prometheus': {
         PrometheusExporter: class {
           readonly host: string;
@@ -99,12 +102,7 @@ describe('telemetry settings of baton serve', () => {
     const given: unknown[] = [];
     const importer = async (name: string) =>
       ({
-        '@opentelemetry/sdk-node': {
-          NodeSDK: class {
-            start() {}
-            async shutdown() {}
-          },
-        },
+        '@opentelemetry/sdk-node': FAKE_SDK_NODE,
         '@opentelemetry/exporter-prometheus': {
           PrometheusExporter: class {
             constructor(options: { metricProducers?: unknown[] }) {
