@@ -66,6 +66,7 @@ const SLOW = [
   'test/package/packed-package.test.ts',
   'test/scripts/ci-what-failed.test.ts',
   'test/security/stalled-bodies.test.ts',
+  'test/settings/serve-aggregated-metrics.test.ts',
   'test/telemetry/flow-trace.test.ts',
   'test/telemetry/prometheus-scrape.test.ts',
 ];
