@@ -3,7 +3,6 @@
  * over, read it, feed it answers, cancel it, and follow it. Every operation takes the caller's
  * principal and treats another principal's task exactly like an unknown one (tasks.md, Security).
  */
-import { randomBytes } from 'node:crypto';
 import type { AnyStateMachine } from 'xstate';
 import { principalDigest, shortDigest } from '../state/canonical-digest.js';
 import { isRecord } from '../plain-objects.js';
@@ -25,6 +24,7 @@ import {
 import type { TaskHead, TaskStore } from './task-store.js';
 import type { Telemetry } from '../../telemetry/index.js';
 import { TaskFollowers, taskView, type TaskView } from './task-followers.js';
+import { pooledRandomBytes } from '../state/random-pool.js';
 import { createdHistory, withHistory } from './task-history.js';
 
 export interface TaskManagerOptions {
@@ -73,7 +73,7 @@ export class TaskManager {
     this.#o = options;
     this.#followers = new TaskFollowers(options.store);
     this.#clock = options.clock ?? Date.now;
-    this.#random = options.randomBytes ?? ((n) => new Uint8Array(randomBytes(n)));
+    this.#random = options.randomBytes ?? pooledRandomBytes();
     this.operator = new OperatorTasks({
       store: options.store,
       clock: this.#clock,

@@ -190,6 +190,74 @@ describe('RedisTaskStore', () => {
     expect(ttl).to.be.within(60_000, 60_000 + 5 * 60_000);
   });
 
+  it('reads back the bodies it wrote itself without opening them, and opens any other', async () => {
+    /** A key ring counting the look-ups of a key, which opening a sealed body starts with. */
+    class CountingRing extends KeyRing {
+      opens = 0;
+      override find(id: string) {
+        this.opens++;
+        return super.find(id);
+      }
+    }
+    const secret = new Uint8Array(randomBytes(32));
+    const ringA = new CountingRing([{ id: 'k1', secret }]);
+    const ringB = new CountingRing([{ id: 'k1', secret }]);
+    const a = new RedisTaskStore({ url: redis!.url, keyRing: ringA, prefix: 'cache:' });
+    const b = new RedisTaskStore({ url: redis!.url, keyRing: ringB, prefix: 'cache:' });
+    try {
+      await a.create(record('t-own'));
+      const own = await a.get('t-own');
+      expect(own?.snapshot).to.deep.equal({ value: 'building', context: { count: 0 } });
+      const changed = await a.update('t-own', (r) => ({ ...r, statusMessage: 'one' }), { seen: own! });
+      expect((await a.get('t-own'))?.statusMessage).to.equal('one');
+      expect(ringA.opens).to.equal(0);
+      // What it reads is its own: changing it changes nothing the store keeps.
+      changed!.statusMessage = 'changed in place';
+      expect((await a.get('t-own'))?.statusMessage).to.equal('one');
+      // Another instance opens it; once that one wrote, the first opens the new body.
+      expect((await b.get('t-own'))?.statusMessage).to.equal('one');
+      expect(ringB.opens).to.equal(1);
+      await b.update('t-own', (r) => ({ ...r, statusMessage: 'two' }));
+      expect((await a.get('t-own'))?.statusMessage).to.equal('two');
+      expect(ringA.opens).to.equal(1);
+      // A body changed in Redis behind its back is opened, and refused.
+      const body = (await raw.hget('cache:t-own', 'body'))!;
+      await a.update('t-own', (r) => ({ ...r, statusMessage: 'three' }));
+      await raw.hset('cache:t-own', 'body', `${body.slice(0, -2)}AA`);
+      expect(await a.get('t-own')).to.equal(undefined);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('compresses records at rest, and leaves in flight ones uncompressed unless large', async () => {
+    const sealedLength = async (taskId: string) => (await raw.hget(`baton:task:${taskId}`, 'body'))!.length;
+    // 2,000 characters that deflate to a few dozen bytes.
+    const arguments_ = { text: 'a'.repeat(2000) };
+    await store.create({ ...record('t-flight'), arguments: arguments_ });
+    expect(await sealedLength('t-flight')).to.be.greaterThan(2000);
+    await store.update('t-flight', (r) => ({ ...r, phase: 'running' }));
+    expect(await sealedLength('t-flight')).to.be.greaterThan(2000);
+    await store.update('t-flight', (r) => ({ ...r, phase: 'idle', status: 'input_required' }));
+    expect(await sealedLength('t-flight')).to.be.below(1000);
+    await store.update('t-flight', (r) => ({ ...r, phase: 'queued', status: 'working' }));
+    expect(await sealedLength('t-flight')).to.be.greaterThan(2000);
+    await store.update('t-flight', (r) => ({ ...r, status: 'completed', result: { content: [] } }));
+    expect(await sealedLength('t-flight')).to.be.below(1000);
+    // Large in flight: compressed all the same.
+    await store.create({ ...record('t-large'), arguments: { text: 'a'.repeat(5000) } });
+    expect(await sealedLength('t-large')).to.be.below(1000);
+    expect((await store.get('t-large'))?.arguments).to.deep.equal({ text: 'a'.repeat(5000) });
+  });
+
+  it('stores a field held as undefined as no field at all', async () => {
+    await store.create({ ...record('t-undefined'), runningJob: undefined, statusMessage: 'kept' });
+    const read = await store.get('t-undefined');
+    expect(read).not.to.have.property('runningJob');
+    expect(read?.statusMessage).to.equal('kept');
+  });
+
   it('treats a body moved under another task id, or sealed with another key, as no task', async () => {
     await store.create(record('t-source'));
     const body = await raw.hget('baton:task:t-source', 'body');
