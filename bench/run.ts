@@ -151,18 +151,22 @@ async function measureTasks(
       ] as const) {
         if (figures.redisPerOp) log(`tasks (${r.store}) Redis per ${what}: ${redisUsageText(figures.redisPerOp)}`);
       }
-      if (r.floor) {
-        log(
-          `tasks floor: BullMQ ${rate(r.floor.jobs, 'jobs added and completed')}, ${rate(r.floor.hashReads, 'HMGET')}`,
-        );
-        for (const [what, figures] of [
-          ['job', r.floor.jobs],
-          ['HMGET', r.floor.hashReads],
-        ] as const) {
-          if (figures.redisPerOp) log(`tasks floor: Redis per ${what}: ${redisUsageText(figures.redisPerOp)}`);
-        }
+      const floors = r.floor
+        ? ([
+            ['BullMQ job added and completed', r.floor.jobs],
+            ['HMGET', r.floor.hashReads],
+            ['job behind bare Koa', r.floor.httpJobs],
+            ['HMGET behind bare Koa', r.floor.httpHashReads],
+          ] as const)
+        : [];
+      for (const [what, figures] of floors) {
+        if (!figures) continue;
+        const cpu = figures.cpuMicrosPerOp === undefined ? '' : `, ${figures.cpuMicrosPerOp.toFixed(0)} µs CPU`;
+        log(`tasks floor: ${rate(figures, what)}${cpu}`);
+        if (figures.redisPerOp) log(`tasks floor: Redis per ${what}: ${redisUsageText(figures.redisPerOp)}`);
       }
-      const errors = r.creates.errors + r.gets.errors + (r.floor ? r.floor.jobs.errors + r.floor.hashReads.errors : 0);
+      const floorErrors = floors.reduce((sum, [, figures]) => sum + (figures?.errors ?? 0), 0);
+      const errors = r.creates.errors + r.gets.errors + floorErrors;
       if (errors > 0) failures.push(`tasks (${r.store}): ${errors} errors`);
     }
     return results;

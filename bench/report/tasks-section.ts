@@ -128,6 +128,19 @@ ${table(
       redis.floor.jobs,
     ),
     floorRow('`tasks/get`', 'HMGET rev body of the task hash', redis.gets, redis.floor.hashReads),
+    ...(redis.floor.httpJobs
+      ? [
+          floorRow(
+            'create a task (`tools/call`)',
+            'bare Koa answering the same request: add the job, a worker completes it',
+            redis.creates,
+            redis.floor.httpJobs,
+          ),
+        ]
+      : []),
+    ...(redis.floor.httpHashReads
+      ? [floorRow('`tasks/get`', 'bare Koa answering the same request: HMGET', redis.gets, redis.floor.httpHashReads)]
+      : []),
   ],
 )}
 
@@ -143,13 +156,20 @@ ${[
   commandMix('`tasks/get`', redis.gets),
   commandMix('floor: BullMQ job added and completed', redis.floor.jobs),
   commandMix('floor: HMGET', redis.floor.hashReads),
+  ...(redis.floor.httpJobs
+    ? [commandMix('floor behind Koa: BullMQ job added and completed', redis.floor.httpJobs)]
+    : []),
 ]
   .filter(Boolean)
   .join('\n')}
 
-The floor sends no HTTP: each of Baton's operations is an HTTP request and reply on top, which on
-bare Koa alone costs its server ${n(floorKoa)} µs of CPU in this run (the MRTR floor above, median over
-its cells), with the client's side of it in this process too.`
+The first two floors send no HTTP: each of Baton's operations is an HTTP request and reply on top,
+which on bare Koa alone costs its server ${n(floorKoa)} µs of CPU in this run (the MRTR floor above,
+median over its cells), with the client's side of it in this process too. The floors behind bare
+Koa pay for that exchange too: the server of this process answers the very request Baton's bench
+sends (\`bench/tasks/task-request.ts\`) over the same client, reading its body, parsing it, adding
+the job (or reading the hash) and writing a small reply. Their ratios are what Baton adds to an HTTP
+service doing only that.`
     : '';
   const capacity = redis?.floor ? capacityPart(redis) : '';
   return [

@@ -7,23 +7,15 @@
  * empty job, and a bare read of the task hashes Baton just stored.
  */
 import { randomBytes } from 'node:crypto';
-import type http from 'node:http';
 import { Redis } from 'ioredis';
 import { createServer, type TaskOptions } from '../../server/create-server.js';
-import {
-  BullMqTaskQueue,
-  KeyRing,
-  MemoryTaskStore,
-  RedisTaskStore,
-  silentLogger,
-  TASKS_EXTENSION,
-} from '../../server/engine/index.js';
-import { PROTOCOL_VERSION } from '../../server/protocol/index.js';
+import { BullMqTaskQueue, KeyRing, MemoryTaskStore, RedisTaskStore, silentLogger } from '../../server/engine/index.js';
 import { redisAvailable, startRedis } from '../redis/index.js';
 import { benchTaskTool } from '../tools/bench-task.js';
 import { measureTaskFloor, type TaskFloor } from './task-floor.js';
 import { load, TASK_CLIENTS, type OpFigures, type RedisProbe } from './task-load.js';
-import { keepAliveAgent, post as postRequest, type PostTarget } from '../load/http-post.js';
+import { keepAliveAgent } from '../load/http-post.js';
+import { postTarget, postTaskRequest } from './task-request.js';
 
 export interface TaskThroughput {
   store: 'memory' | 'redis';
@@ -35,39 +27,6 @@ export interface TaskThroughput {
 
 /** The prefix of the task hashes in Redis, so the floor reads the very same hashes. */
 const TASK_PREFIX = 'bench:task:';
-
-const META = {
-  'io.modelcontextprotocol/protocolVersion': PROTOCOL_VERSION,
-  'io.modelcontextprotocol/clientCapabilities': {
-    elicitation: {},
-    extensions: { [TASKS_EXTENSION]: {} },
-  },
-};
-
-/**
- * One JSON-RPC request, over the keep-alive agent the MRTR load generator uses (bench/load/): a
- * client far cheaper than fetch, whose streams and promises took more of this process's CPU than
- * Baton's task code when the bench used it.
- */
-async function post(
-  agent: http.Agent,
-  target: PostTarget,
-  id: number,
-  method: string,
-  params: Record<string, unknown>,
-  name: string,
-): Promise<{ result?: Record<string, unknown>; error?: unknown }> {
-  const headers = {
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': PROTOCOL_VERSION,
-    'mcp-method': method,
-    'mcp-name': name,
-  };
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: META } }));
-  const reply = await postRequest(agent, target, headers, body, 30_000);
-  return JSON.parse(reply.body.toString('utf8'));
-}
 
 /**
  * Waits until every task created so far has run its first step: two changes published each (the
@@ -112,12 +71,18 @@ async function measureWith(
   });
   const { server, url } = await baton.listen(0, '127.0.0.1');
   const agent = keepAliveAgent(TASK_CLIENTS);
-  const { hostname, port, pathname } = new URL(url);
-  const target: PostTarget = { hostname, port: Number(port), path: pathname };
+  const target = postTarget(url);
   try {
     const ids: string[] = [];
     const call = async (n: number) => {
-      const body = await post(agent, target, n, 'tools/call', { name: 'bench-task', arguments: {} }, 'bench-task');
+      const body = await postTaskRequest(
+        agent,
+        target,
+        n,
+        'tools/call',
+        { name: 'bench-task', arguments: {} },
+        'bench-task',
+      );
       const taskId = body.result?.taskId;
       if (typeof taskId === 'string') ids.push(taskId);
       return typeof taskId === 'string';
@@ -132,7 +97,7 @@ async function measureWith(
       seconds,
       async (n) => {
         const taskId = ids[n % ids.length]!;
-        const body = await post(agent, target, n, 'tasks/get', { taskId }, taskId);
+        const body = await postTaskRequest(agent, target, n, 'tasks/get', { taskId }, taskId);
         return body.result?.status === 'input_required' || body.result?.status === 'working';
       },
       redis,

@@ -24,7 +24,7 @@ describe('bench task floor', function () {
     await redis?.stop();
   });
 
-  it('adds and completes empty BullMQ jobs and reads task hashes on the same Redis, closing what it opened', async () => {
+  it('adds and completes empty BullMQ jobs and reads task hashes, directly and behind bare Koa, closing what it opened', async () => {
     const seed = new Redis(redis!.url);
     const keys = Array.from({ length: 20 }, (_, i) => `bench:task:t${i}`);
     for (const key of keys) await seed.hset(key, 'rev', '1', 'body', 'x'.repeat(600));
@@ -46,6 +46,16 @@ describe('bench task floor', function () {
     expect(floor.hashReads.redisPerOp!.mix[0]![0]).to.equal('hmget');
     expect(floor.hashReads.redisPerOp!.bytes).to.be.greaterThan(600);
     expect(floor.jobs.redisPerOp!.commands).to.be.greaterThan(1);
+    // Behind bare Koa: the same job and read, each answering an HTTP request of Baton's bench.
+    expect(floor.httpJobs!.errors).to.equal(0);
+    expect(floor.httpJobs!.completedPerSecond).to.be.greaterThan(0);
+    expect(floor.httpJobs!.perSecond).to.be.at.most(floor.httpJobs!.completedPerSecond);
+    expect(floor.httpJobs!.redisPerOp!.mix.map(([name]) => name)).to.include.members(['evalsha', 'xadd']);
+    expect(floor.httpHashReads!.errors).to.equal(0);
+    expect(floor.httpHashReads!.perSecond).to.be.greaterThan(0);
+    expect(floor.httpHashReads!.redisPerOp!.commands).to.be.closeTo(1, 0.05);
+    // The HTTP exchange costs this process CPU on top of the read it carries.
+    expect(floor.httpHashReads!.cpuMicrosPerOp).to.be.greaterThan(floor.hashReads.cpuMicrosPerOp!);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(openSockets(redis!.port)).to.equal(0);
   });
@@ -54,6 +64,9 @@ describe('bench task floor', function () {
     const floor = await measureTaskFloor(redis!.url, ['bench:task:missing'], 0.2);
     expect(floor.hashReads.perSecond).to.equal(0);
     expect(floor.hashReads.errors).to.be.greaterThan(0);
+    // Behind Koa, a read that finds nothing is answered with an error, and counted as one.
+    expect(floor.httpHashReads!.perSecond).to.equal(0);
+    expect(floor.httpHashReads!.errors).to.be.greaterThan(0);
     const refused = await measureTaskFloor(redis!.url, [], 0.2).then(
       () => undefined,
       (error: Error) => error,

@@ -62,6 +62,29 @@ describe('bench report, tasks against their floor', () => {
     // The commands a create sends, by name: where a shrink would come from.
     expect(withFloor).to.contain('- create a task: `evalsha` 6.00, `hset` 2.50');
     expect(tasksSection([], [])).to.equal('');
+    // A run saved before the floors behind Koa were measured has no rows for them.
+    expect(withFloor).not.to.contain('bare Koa answering the same request');
+  });
+
+  it('sets Baton beside the floors behind bare Koa, which pay for the same HTTP exchange', () => {
+    const redis: TaskThroughput = {
+      store: 'redis',
+      creates: op(500, 1000, 300),
+      gets: op(900, 200, 10),
+      floor: {
+        jobs: { ...op(2500, 50, 100), completedPerSecond: 2500 },
+        hashReads: op(50_000, 10, 5),
+        httpJobs: { ...op(2000, 250, 100), completedPerSecond: 2000 },
+        httpHashReads: op(10_000, 100, 5),
+      },
+    };
+    const section = tasksSection([redis], []);
+    expect(section).to.contain(
+      '| create a task (`tools/call`) | bare Koa answering the same request: add the job, a worker completes it | 500 / 2,000 | **0.25x** | 1,000 / 250 (4.00x) |',
+    );
+    expect(section).to.contain(
+      '| `tasks/get` | bare Koa answering the same request: HMGET | 900 / 10,000 | **0.090x** | 200 / 100 (2.00x) |',
+    );
   });
 
   it('turns the Redis figures into capacity: per Redis core, per Baton core, and their ratio', () => {
