@@ -12,6 +12,7 @@ import { isLoopbackHost } from '../http/index.js';
 import { AggregatingMeter, INSTRUMENTATION_NAME } from '../telemetry/index.js';
 import { BATON_VERSION } from '../version.js';
 import { protobufOtlpExporter } from './otlp-trace-exporter.js';
+import { otlpMetricReader, type OtlpMetricReader } from './otlp-metric-reader.js';
 
 export interface TelemetrySettings {
   /** Spans go to the exporter OTEL_* names. */
@@ -44,9 +45,10 @@ export interface TelemetrySdk {
   /** The Prometheus scrape URL, when BATON_METRICS_PORT is set. */
   metricsUrl?: string;
   /**
-   * With BATON_METRICS_PORT: the meter Baton's instruments are to be made with (the server's
-   * `telemetry.meter`). Baton aggregates its own metrics, and the Prometheus reader collects them
-   * from it as a MetricProducer, without the SDK's per-point attribute hashing (aggregating-meter.ts).
+   * With BATON_METRICS_PORT, or metrics over OTLP as the SDK's default reader would send them
+   * (otlp-metric-reader.ts): the meter Baton's instruments are to be made with (the server's
+   * `telemetry.meter`). Baton aggregates its own metrics, and the reader collects them from it as a
+   * MetricProducer, without the SDK's per-point attribute hashing (aggregating-meter.ts).
    */
   meter?: AggregatingMeter;
   /** Flushes what is buffered (spans) and stops the exporters. */
@@ -123,13 +125,26 @@ export async function startTelemetrySdk(
   }
   // The default OTLP exporter, with Baton's encoder in it; undefined leaves OTEL_* to the SDK.
   const traceExporter = settings.traces ? await protobufOtlpExporter(env, importer) : undefined;
+  // With traces, metrics go where OTEL_METRICS_EXPORTER says (default otlp): Baton's reader when it can be.
+  let otlpReader: OtlpMetricReader | undefined;
+  if (!prometheus && settings.traces) {
+    const candidate = new AggregatingMeter(INSTRUMENTATION_NAME, BATON_VERSION);
+    otlpReader = await otlpMetricReader(env, importer, candidate);
+    if (otlpReader) meter = candidate;
+  }
   const named = Boolean(env.OTEL_SERVICE_NAME) || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   const sdk = new NodeSDK({
     ...(named ? {} : { serviceName: 'baton' }),
     // Traces only when OTEL_* asks: otherwise the SDK's default would post spans to localhost.
     ...(settings.traces ? (traceExporter ? { traceExporter } : {}) : { spanProcessors: [] }),
     // Metrics for Prometheus when asked; else as OTEL_METRICS_EXPORTER says (default otlp) with traces.
-    ...(prometheus ? { metricReaders: [prometheus] } : settings.traces ? {} : { metricReaders: [] }),
+    ...(prometheus
+      ? { metricReaders: [prometheus] }
+      : otlpReader
+        ? { metricReaders: [otlpReader as unknown as import('@opentelemetry/sdk-metrics').MetricReader] }
+        : settings.traces
+          ? {}
+          : { metricReaders: [] }),
     // Baton logs JSON lines to stderr, with trace ids (docs/observability.md, "Logs").
     logRecordProcessors: [],
   });

@@ -26,6 +26,9 @@ describe('compare-builds options', () => {
     expect(options.otlp).to.equal(false);
     expect(options.both).to.equal(false);
     expect(parseCompareOptions(['/tmp/base/dist', '--otlp', '--both'])).to.include({ otlp: true, both: true });
+    expect(parseCompareOptions(['/tmp/base/dist', '--otlp'])).to.include({ otlpMetrics: false });
+    // Metrics over OTLP need the receiver: the option brings --otlp with it.
+    expect(parseCompareOptions(['/tmp/base/dist', '--otlp-metrics'])).to.include({ otlp: true, otlpMetrics: true });
     expect(options.baselineEnv).to.deep.equal({});
   });
 

@@ -67,6 +67,7 @@ const SLOW = [
   'test/scripts/ci-what-failed.test.ts',
   'test/security/stalled-bodies.test.ts',
   'test/settings/serve-aggregated-metrics.test.ts',
+  'test/settings/serve-otlp-metrics.test.ts',
   'test/telemetry/flow-trace.test.ts',
   'test/telemetry/prometheus-scrape.test.ts',
 ];
