@@ -50,6 +50,12 @@ export interface CompareOptions {
    */
   otlp: boolean;
   /**
+   * With `otlp`: the metrics pushed over OTLP to the same receiver each second, as `baton serve`
+   * sends them with traces on and no BATON_METRICS_PORT (otlp-metric-reader.ts), instead of
+   * scraped (the baseline must know the option: a build from the commit that added it on).
+   */
+  otlpMetrics: boolean;
+  /**
    * Give the baseline the same telemetry or console as this build, to measure what a change does
    * to their cost (the baseline must know the option: a build from 951dc92 on).
    */
@@ -75,6 +81,8 @@ export const COMPARE_USAGE = `Usage: npm run bench:compare -- <baseline dist/> [
   --otlp                this build with telemetry exported as in production: the SDK started from
                         OTEL_* (as \`baton serve\` does) posting to an OTLP/HTTP receiver here, its
                         Prometheus endpoint scraped each second (OTEL_TRACES_SAMPLER etc. pass through)
+  --otlp-metrics        with --otlp: the metrics pushed over OTLP to the receiver each second instead
+                        (OTEL_METRIC_EXPORT_INTERVAL=1000 unless set), as with no BATON_METRICS_PORT
   --console             this build with the operator's console on (GET /console, loopback operators)
   --both                the baseline too with --telemetry, --otlp or --console: what a change does
                         to their cost
@@ -128,7 +136,8 @@ export function parseCompareOptions(argv: string[]): CompareOptions {
     windowMs: number('--seconds', 2) * 1000,
     processes,
     telemetry: rest.includes('--telemetry'),
-    otlp: rest.includes('--otlp'),
+    otlp: rest.includes('--otlp') || rest.includes('--otlp-metrics'),
+    otlpMetrics: rest.includes('--otlp-metrics'),
     console: rest.includes('--console'),
     both: rest.includes('--both'),
     baselineEnv,
@@ -263,8 +272,9 @@ async function main(): Promise<void> {
   const receiver = options.otlp ? await startTelemetryReceiver() : undefined;
   /** The two builds, and what stops the scrape of this build's metrics (with --otlp). */
   const spawnPair = async (): Promise<[TargetHandle, TargetHandle, () => void]> => {
-    const metricsPort = receiver ? await freePort() : undefined;
-    const baselinePort = receiver && options.both ? await freePort() : undefined;
+    const scraped = receiver && !options.otlpMetrics;
+    const metricsPort = scraped ? await freePort() : undefined;
+    const baselinePort = scraped && options.both ? await freePort() : undefined;
     const env = (port: number | undefined) => ({
       // Unset unless asked for: this process's own BENCH_TELEMETRY would otherwise reach the
       // baseline too (BENCH_TELEMETRY=traces once turned telemetry on in both, and measured 1.0x).
@@ -273,7 +283,14 @@ async function main(): Promise<void> {
       // BENCH_TELEMETRY=context,traces,metrics picks parts (noop-telemetry.ts); --telemetry is all.
       ...(options.telemetry ? { BENCH_TELEMETRY: process.env.BENCH_TELEMETRY ?? 'all' } : {}),
       ...(receiver
-        ? { BENCH_TELEMETRY: 'sdk', BENCH_METRICS_PORT: String(port), OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
+        ? {
+            BENCH_TELEMETRY: 'sdk',
+            BENCH_METRICS_PORT: port === undefined ? '' : String(port),
+            OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+            ...(options.otlpMetrics
+              ? { OTEL_METRIC_EXPORT_INTERVAL: process.env.OTEL_METRIC_EXPORT_INTERVAL ?? '1000' }
+              : {}),
+          }
         : {}),
       ...(options.console ? { BENCH_CONSOLE: '1' } : {}),
     });
