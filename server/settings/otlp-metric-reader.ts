@@ -17,33 +17,26 @@
  */
 import type { AggregatingMeter } from '../telemetry/index.js';
 import type { Importer } from './telemetry-sdk.js';
+import { onlyOtlpExporter, otlpProtocol } from './otel-exporter-env.js';
 
 /** The exporter package of each OTLP protocol the SDK knows (sdk-node's getOtlpMetricExporterFromEnv). */
-const EXPORTER_PACKAGES: Record<string, string> = {
-  grpc: '@opentelemetry/exporter-metrics-otlp-grpc',
-  'http/json': '@opentelemetry/exporter-metrics-otlp-http',
-  'http/protobuf': '@opentelemetry/exporter-metrics-otlp-proto',
-};
+const EXPORTER_PACKAGES = new Map([
+  ['grpc', '@opentelemetry/exporter-metrics-otlp-grpc'],
+  ['http/json', '@opentelemetry/exporter-metrics-otlp-http'],
+  ['http/protobuf', '@opentelemetry/exporter-metrics-otlp-proto'],
+]);
 
 const DEFAULT_INTERVAL_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The exporter package OTEL_* asks for, when the reader can be Baton's; else undefined. */
 export function otlpMetricsPackage(env: NodeJS.ProcessEnv): string | undefined {
-  const names = new Set(
-    (env.OTEL_METRICS_EXPORTER ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-  );
-  if (names.size > 1 || (names.size === 1 && !names.has('otlp'))) return undefined;
+  if (!onlyOtlpExporter(env.OTEL_METRICS_EXPORTER)) return undefined;
   const temporality = env.OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE?.trim().toLowerCase();
   if (temporality && temporality !== 'cumulative') return undefined;
   const histograms = env.OTEL_EXPORTER_METRICS_DEFAULT_HISTOGRAM_AGGREGATION?.trim().toLowerCase();
   if (histograms && histograms !== 'explicit_bucket_histogram') return undefined;
-  const protocol =
-    (env.OTEL_EXPORTER_OTLP_METRICS_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf';
-  return EXPORTER_PACKAGES[protocol];
+  return EXPORTER_PACKAGES.get(otlpProtocol(env, 'METRICS'));
 }
 
 /** A positive number of ms from `name`, or undefined (unset or invalid: the SDK's default then). */

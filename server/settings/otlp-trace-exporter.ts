@@ -12,19 +12,11 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import { OtlpSpanEncoder, type EncodableSpan } from '../telemetry/otlp-span-encoder.js';
 import { ConfigurationError } from '../engine/index.js';
 import type { Importer } from './telemetry-sdk.js';
+import { onlyOtlpExporter, otlpProtocol } from './otel-exporter-env.js';
 
 /** Whether OTEL_* asks for exactly one OTLP exporter over HTTP with protobuf (trimmed and deduplicated as the SDK reads them). */
 export function protobufOtlpAsked(env: NodeJS.ProcessEnv): boolean {
-  const names = new Set(
-    (env.OTEL_TRACES_EXPORTER ?? '')
-      .split(',')
-      .map((name) => name.trim())
-      .filter(Boolean),
-  );
-  if (names.size > 1 || (names.size === 1 && !names.has('otlp'))) return false;
-  const protocol =
-    (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL)?.trim() || 'http/protobuf';
-  return protocol === 'http/protobuf';
+  return onlyOtlpExporter(env.OTEL_TRACES_EXPORTER) && otlpProtocol(env, 'TRACES') === 'http/protobuf';
 }
 
 type ExporterBase = typeof import('@opentelemetry/otlp-exporter-base');

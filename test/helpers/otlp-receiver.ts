@@ -1,7 +1,8 @@
 /**
- * An OTLP/HTTP receiver in the test process (loopback): it takes what an OpenTelemetry exporter
- * posts to /v1/traces as OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) and keeps the spans,
- * flattened with the resource they came from. Only what the tests read is modelled.
+ * An OTLP/HTTP receiver in the test process (loopback): it keeps every body posted, by path, and
+ * from what an OpenTelemetry exporter posts to /v1/traces as OTLP/JSON
+ * (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) the spans, flattened with the resource they came from.
+ * Only what the tests read is modelled.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,8 +45,10 @@ function attributesOf(list: OtlpAttribute[] | undefined): Record<string, unknown
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
-  /** Every request body as received, for "nothing leaked" checks over the raw text. */
+  /** Every span batch as received (OTLP/JSON), for "nothing leaked" checks over the raw text. */
   readonly bodies: string[] = [];
+  /** Every body posted, by path (`/v1/traces`, `/v1/metrics`), in whatever encoding it came. */
+  readonly posted = new Map<string, Buffer[]>();
   #server: Server | undefined;
 
   async start(): Promise<string> {
@@ -53,8 +56,11 @@ export class OtlpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        if (req.method === 'POST' && req.url === '/v1/traces') this.#take(text);
+        const body = Buffer.concat(chunks);
+        const path = req.url ?? '';
+        this.posted.set(path, [...(this.posted.get(path) ?? []), body]);
+        const json = String(req.headers['content-type']).includes('json');
+        if (req.method === 'POST' && path === '/v1/traces' && json) this.#take(body.toString('utf8'));
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
       });
     });

@@ -51,6 +51,7 @@ describe('metrics over OTLP in baton serve', () => {
       { OTEL_METRICS_EXPORTER: 'prometheus' },
       { OTEL_METRICS_EXPORTER: 'otlp,console' },
       { OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/thrift' },
+      { OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'constructor' },
       { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'delta' },
       { OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE: 'lowmemory' },
       { OTEL_EXPORTER_METRICS_DEFAULT_HISTOGRAM_AGGREGATION: 'base2_exponential_bucket_histogram' },

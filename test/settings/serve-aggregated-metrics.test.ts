@@ -4,26 +4,17 @@
  * way the points go (test/telemetry/aggregating-meter.test.ts), so this reads the meter itself,
  * in a process of its own (the SDK registers itself globally).
  */
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import { freePort } from '../helpers/spawn-baton.js';
+import { fixtureResult } from '../helpers/fixture-process.js';
 
 describe('serve() with BATON_METRICS_PORT', function () {
   this.timeout(60_000);
 
   it("records the server's metrics into the meter its Prometheus reader collects", async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/fixtures/serve-metrics-meter.ts', String(await freePort())],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(code, stderr).to.equal(0);
-    const held = JSON.parse(stdout.trim().split('\n').at(-1)!) as Record<string, number>;
+    const held = await fixtureResult<Record<string, number>>('test/fixtures/serve-metrics-meter.ts', [
+      String(await freePort()),
+    ]);
     expect(held).to.include({
       'baton.flow.started': 1,
       'mcp.server.operation.duration': 1,
