@@ -443,9 +443,9 @@ interface StoredVersion {
 
 /**
  * A record queued for its step or running one is replaced as soon as the step ends, often within
- * milliseconds: it is left uncompressed unless large. Deflate cost 30-40 µs a write under load,
- * two of a task's three writes before its first question (bench/tasks), to save a few hundred bytes
- * that Redis holds only that long. A record at rest (idle, or ended) is compressed as before: those
+ * milliseconds: it is left uncompressed unless large. Deflate cost 30-70 µs a write under load, on
+ * the first of a task's two writes before its first question (bench/tasks), to save a few hundred
+ * bytes that Redis holds only that long. A record at rest (idle, or ended) is compressed as before: those
  * are the ones Redis keeps for the task's ttl. Large records are compressed in flight too, so a
  * record's size against its owner's quota does not depend on its phase by more than this.
  */
