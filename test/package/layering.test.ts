@@ -101,12 +101,16 @@ describe('layering of the source tree', () => {
     const { files, packages } = graphOf('server/telemetry/index.ts');
     expect([...packages]).to.deep.equal(['@opentelemetry/api']);
     expect(files.filter((file) => !file.startsWith('server/telemetry/'))).to.deep.equal([]);
-    // Only `baton serve` loads the SDK (and the exporter it gives it), and only by a dynamic import
+    // Only `baton serve` loads the SDK (and the exporter and reader it gives it), and only by a dynamic import
     // when a setting asks for it: what names the SDK statically names its types alone.
     const sdkUsers = sourcesUnder(join(REPO, 'server'))
       .filter((file) => importsOf(file).some((specifier) => /^@opentelemetry\/(?!api$)/.test(specifier)))
       .map((file) => relative(REPO, file));
-    expect(sdkUsers).to.deep.equal(['server/settings/otlp-trace-exporter.ts', 'server/settings/telemetry-sdk.ts']);
+    expect(sdkUsers).to.deep.equal([
+      'server/settings/otlp-metric-reader.ts',
+      'server/settings/otlp-trace-exporter.ts',
+      'server/settings/telemetry-sdk.ts',
+    ]);
     for (const file of sdkUsers) {
       const loaded = [
         ...readFileSync(join(REPO, file), 'utf8').matchAll(/^import (?!type )[^;]*'@opentelemetry\/[^']+'/gm),
