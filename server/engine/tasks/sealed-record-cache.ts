@@ -12,26 +12,29 @@
  */
 import { contentOfText, type SealedContent, type SealedText } from '../state/sealed-state.js';
 
-/** How many records, and how many characters of text in all, are kept (the oldest written go first). */
+/**
+ * How many records, and how many characters in all (each record's text and its sealed body, both
+ * held), are kept: the oldest written go first.
+ */
 const MAX_ENTRIES = 1024;
-const MAX_TEXT_CHARACTERS = 8 * 1024 * 1024;
+const MAX_CHARACTERS = 8 * 1024 * 1024;
 /** A record this large is opened as usual: it would crowd out many small ones for one hit. */
 const MAX_ENTRY_TEXT = 256 * 1024;
 
 export class SealedRecordCache {
   readonly #entries = new Map<string, SealedText>();
-  #textLength = 0;
+  #characters = 0;
 
   /** The record sealed as `sealed` is now the one stored for `taskId`. */
   remember(taskId: string, sealed: SealedText): void {
     this.forget(taskId);
     if (sealed.text.length > MAX_ENTRY_TEXT) return;
     this.#entries.set(taskId, sealed);
-    this.#textLength += sealed.text.length;
+    this.#characters += held(sealed);
     for (const [oldest, entry] of this.#entries) {
-      if (this.#entries.size <= MAX_ENTRIES && this.#textLength <= MAX_TEXT_CHARACTERS) break;
+      if (this.#entries.size <= MAX_ENTRIES && this.#characters <= MAX_CHARACTERS) break;
       this.#entries.delete(oldest);
-      this.#textLength -= entry.text.length;
+      this.#characters -= held(entry);
     }
   }
 
@@ -45,10 +48,15 @@ export class SealedRecordCache {
     const entry = this.#entries.get(taskId);
     if (!entry) return;
     this.#entries.delete(taskId);
-    this.#textLength -= entry.text.length;
+    this.#characters -= held(entry);
   }
 
   get size(): number {
     return this.#entries.size;
   }
+}
+
+/** What an entry holds: its text and its sealed body. */
+function held(sealed: SealedText): number {
+  return sealed.text.length + sealed.token.length;
 }

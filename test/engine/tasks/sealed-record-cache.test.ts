@@ -81,7 +81,7 @@ describe('SealedRecordCache', () => {
     expect(cache.recall('big', large.token)).to.equal(undefined);
   });
 
-  it('holds at most 8 Mi characters of text in all, letting the oldest go', () => {
+  it('holds at most 8 Mi characters in all, text and sealed bodies, letting the oldest go', () => {
     const cache = new SealedRecordCache();
     const bodies = Array.from({ length: 40 }, (_, i) => sealed(`t${i}`, { i, text: 'x'.repeat(250 * 1024) }));
     bodies.forEach((body, i) => cache.remember(`t${i}`, body));
@@ -89,5 +89,13 @@ describe('SealedRecordCache', () => {
     expect(cache.size).to.equal(32);
     expect(cache.recall('t0', bodies[0]!.token)).to.equal(undefined);
     expect(cache.recall('t39', bodies[39]!.token)).not.to.equal(undefined);
+    // Text that does not compress: each sealed body holds as much again, and counts too.
+    const dense = new SealedRecordCache();
+    const noise = Array.from({ length: 40 }, (_, i) =>
+      sealed(`n${i}`, { text: randomBytes(150 * 1024).toString('base64') }),
+    );
+    noise.forEach((body, i) => dense.remember(`n${i}`, body));
+    // Some 200 Ki characters of text and as many of body each: 20 fit, where text alone would keep all 40.
+    expect(dense.size).to.equal(20);
   });
 });
