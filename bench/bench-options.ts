@@ -50,6 +50,8 @@ export const USAGE = `Usage: npm run bench [-- options]
 
 Environment: BENCH_TARGET_NODE_ARGS adds Node options to every target process, for example
 BENCH_TARGET_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them under this load.
+BENCH_TASKS_CPU_PROF=<dir> and BENCH_TASKS_HEAP_PROF=<dir> profile each phase of the task
+benchmark on its own: CPU, and what it allocates (bench/tasks/phase-profiler.ts).
 The Python targets run in a virtual environment the bench makes on first use (BENCH_PYTHON_VENV
 names its directory; BENCH_PYTHON the Python to make it with, python3 by default).
 `;
